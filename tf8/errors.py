@@ -1,0 +1,107 @@
+"""tf8's exceptions: each says what the user did wrong and subclasses the matching builtin.
+
+Shape problems are `ValueError`s, dtype problems and misuse of traced values (concretization,
+in-place assignment) are `TypeError`s, so code written against numpy's exceptions keeps
+working.
+"""
+
+from __future__ import annotations
+
+
+class Tf8Error(Exception):
+    """Base class of every error tf8 raises on purpose."""
+
+
+# --- graph engine ------------------------------------------------------------------------
+
+
+class GraphError(Tf8Error, ValueError):
+    """A structural graph was built or queried wrongly (arity, unknown ids, unresolved keys)."""
+
+
+class ArityError(GraphError, TypeError):
+    """An operation got a number of inputs it does not take."""
+
+
+class TreeStructureError(Tf8Error, ValueError):
+    """Two pytrees that should share a structure do not (tree_map, tree_unflatten, ...)."""
+
+
+# --- shapes and dtypes --------------------------------------------------------------------
+
+
+class ShapeError(Tf8Error, ValueError):
+    """Operand shapes are incompatible with an operation."""
+
+
+class AxisError(ShapeError, IndexError):
+    """An axis is out of range for an operand's rank (also an IndexError, like numpy's)."""
+
+
+class DTypeError(Tf8Error, TypeError):
+    """An operand's dtype is not accepted by an operation."""
+
+
+class ParameterError(Tf8Error, ValueError):
+    """An operation parameter is missing, unknown or of the wrong kind."""
+
+
+class ShapeGuardError(ShapeError):
+    """A run-time shape constraint (a shape guard) does not hold for the given inputs."""
+
+
+# --- tracing --------------------------------------------------------------------------------
+
+
+class ConcretizationError(Tf8Error, TypeError):
+    """A traced value that depends on an unbound placeholder was converted to a Python value."""
+
+
+class InPlaceAssignmentError(Tf8Error, TypeError):
+    """`t[i] = v` on an immutable traced value; use `t.at[i].set(v)`."""
+
+
+class UnsupportedOperationError(Tf8Error, TypeError):
+    """A numpy function or feature that tf8 does not implement was called on a traced value."""
+
+
+class TracingError(Tf8Error, TypeError):
+    """A traced function returned or received something tf8 cannot trace."""
+
+
+# --- compile and run ------------------------------------------------------------------------
+
+
+class CompileError(Tf8Error, ValueError):
+    """The graph could not be compiled."""
+
+
+class DuplicateBinding(CompileError):
+    """One input key is bound to two different arrays in one program."""
+
+
+class UnboundPlaceholder(CompileError):
+    """A placeholder has no array bound to it and was not listed as an input."""
+
+
+class UnusedInput(CompileError):
+    """An input spec names a value the outputs do not depend on."""
+
+
+class RunInputError(Tf8Error, ValueError):
+    """Prepared.run got the wrong number of arrays, or an array of the wrong shape or dtype."""
+
+
+class RunDTypeError(RunInputError, TypeError):
+    """Prepared.run got an array of the wrong dtype."""
+
+
+# --- autodiff ------------------------------------------------------------------------------
+
+
+class DifferentiationError(Tf8Error, TypeError):
+    """A function cannot be differentiated as asked (non-scalar output, integer input, ...)."""
+
+
+class ArgnumsError(DifferentiationError, ValueError):
+    """`argnums` names an argument the function was not called with."""
