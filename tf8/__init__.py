@@ -1,0 +1,1 @@
+"""tf8: a JAX-like functional tracing frontend with automatic differentiation, on numpy."""

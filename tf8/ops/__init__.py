@@ -1,0 +1,1 @@
+"""tf8's vocabulary: dtypes, symbolic shapes, the primitive catalog and its numpy kernels."""
