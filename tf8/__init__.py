@@ -1,1 +1,31 @@
-"""tf8: a JAX-like functional tracing frontend with automatic differentiation, on numpy."""
+"""tf8: a JAX-like functional tracing frontend with automatic differentiation, on numpy.
+
+Users write array code on `TracedTensor`s (or plain numpy code that dispatches to tf8);
+tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compiles it
+(`GraphCompiler`) and runs it (`Runtime`) on numpy.
+"""
+
+from tf8 import errors, tree
+from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
+from tf8.api import evaluate
+from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
+from tf8.runtime import NumpyEngine, Prepared, Runtime
+from tf8.traced import TracedTensor, placeholder, tensor
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CompiledGraph",
+    "GraphCompiler",
+    "NumpyEngine",
+    "Prepared",
+    "Runtime",
+    "SemanticFingerprint",
+    "TracedTensor",
+    "errors",
+    "evaluate",
+    "numpy",
+    "placeholder",
+    "tensor",
+    "tree",
+]

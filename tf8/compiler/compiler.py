@@ -1,0 +1,226 @@
+"""GraphCompiler: traced outputs → CompiledGraph (engine-free; see DESIGN.md §5).
+
+resolve → materialize_merge (CSE by structure) → compile (SSA) → prune unused extension
+outputs → SemanticProgram + ProgramBindings → SemanticFingerprint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, UnusedInput
+from tf8.graph import ValueKey, compile_program, materialize_merge
+from tf8.ops.infer import infer
+from tf8.ops.primitive import Aval
+from tf8.ops.shapes import ShapeGuard
+from tf8.traced import Conflict, LeafKey, TracedTensor
+
+from .program import SemanticFingerprint, SemanticInstruction, SemanticProgram, format_program
+from .prune import prune_outputs
+
+
+class CompiledGraph:
+    """An immutable compiled program, its default bindings and its input keys in order."""
+
+    __slots__ = ("program", "inputs", "bindings", "fingerprint", "output_keys")
+
+    def __init__(
+        self,
+        program: SemanticProgram,
+        inputs: tuple[ValueKey, ...],
+        bindings: Mapping[ValueKey, np.ndarray],
+        output_keys: tuple[ValueKey, ...],
+    ) -> None:
+        self.program = program
+        self.inputs = inputs
+        self.bindings = dict(bindings)
+        self.output_keys = output_keys
+        self.fingerprint = SemanticFingerprint.of(program)
+
+    @property
+    def placeholders(self) -> tuple[ValueKey, ...]:
+        """The inputs without a default binding, in the order Prepared.run takes them."""
+        return tuple(k for k in self.inputs if k not in self.bindings)
+
+    @property
+    def ops(self) -> list[Any]:
+        return [inst.op for inst in self.program.instructions]
+
+    @property
+    def outputs(self) -> tuple[Aval, ...]:
+        return self.program.output_avals
+
+    @property
+    def guards(self) -> tuple[ShapeGuard, ...]:
+        return self.program.guards
+
+    def pretty(self) -> str:
+        labels = [k.input_key.label() for k in self.inputs]
+        head = (
+            f"CompiledGraph: {len(self.inputs)} inputs ({len(self.placeholders)} placeholders), "
+            f"{len(self.program.instructions)} ops, {len(self.program.output_slots)} outputs, "
+            f"fingerprint {self.fingerprint.hex()[:16]}"
+        )
+        return head + "\n" + format_program(self.program, labels)
+
+    def __repr__(self) -> str:
+        return (
+            f"CompiledGraph(inputs={len(self.inputs)}, ops={len(self.program.instructions)}, "
+            f"outputs={len(self.program.output_slots)}, fingerprint={self.fingerprint.hex()[:16]})"
+        )
+
+
+def _collect_bindings(outputs: Sequence[TracedTensor]) -> dict[ValueKey, Any]:
+    merged: dict[ValueKey, Any] = {}
+    seen: set[int] = set()
+    for t in outputs:
+        if id(t._bindings) in seen:
+            continue
+        seen.add(id(t._bindings))
+        for key, array in t._bindings.items():
+            old = merged.get(key)
+            if old is None or old is array:
+                merged[key] = array
+            elif (
+                isinstance(array, Conflict)
+                or isinstance(old, Conflict)
+                or not (
+                    old.shape == array.shape
+                    and old.dtype == array.dtype
+                    and np.array_equal(old, array)
+                )
+            ):
+                arrays = (old.arrays if isinstance(old, Conflict) else (old,)) + (
+                    array.arrays if isinstance(array, Conflict) else (array,)
+                )
+                merged[key] = Conflict(arrays)
+    return merged
+
+
+def _leaf(key: ValueKey) -> LeafKey:
+    leaf = key.input_key
+    if not isinstance(leaf, LeafKey):
+        raise CompileError(f"input {key!r} is not a tf8 leaf")
+    return leaf
+
+
+class GraphCompiler:
+    """Compiles TracedTensor outputs into a CompiledGraph; knows no engine."""
+
+    def compile(self, *outputs: TracedTensor | Sequence[TracedTensor]) -> CompiledGraph:
+        """Compile `outputs`; every input must be bound (or be a placeholder run takes)."""
+        return self._compile(_flatten_outputs(outputs), None)
+
+    def compile_with_input_specs(
+        self, outputs: Sequence[TracedTensor] | TracedTensor, inputs: Sequence[TracedTensor]
+    ) -> CompiledGraph:
+        """Compile with the input order given by `inputs`; unlisted placeholders are an error."""
+        return self._compile(_flatten_outputs([outputs]), list(inputs))
+
+    def _compile(
+        self, outputs: list[TracedTensor], specs: list[TracedTensor] | None
+    ) -> CompiledGraph:
+        for t in outputs:
+            if not isinstance(t, TracedTensor):
+                raise CompileError(f"compile takes TracedTensors, got {type(t).__name__}")
+        bindings = _collect_bindings(outputs)
+        flat = materialize_merge(None, [t.key for t in outputs])
+        ssa = prune_outputs(compile_program(flat))
+        input_keys = list(ssa.input_keys)
+        if specs is not None:
+            input_keys = _order_by_specs(input_keys, specs, bindings)
+        bound: dict[ValueKey, np.ndarray] = {}
+        names: dict[str, ValueKey] = {}
+        for key in input_keys:
+            leaf = _leaf(key)
+            value = bindings.get(key)
+            if isinstance(value, Conflict):
+                raise DuplicateBinding(
+                    f"leaf {leaf.label()!r} is bound to {len(value.arrays)} different arrays in "
+                    f"one program ({', '.join(str(a.shape) for a in value.arrays)})"
+                )
+            if leaf.name is not None:
+                other = names.setdefault(leaf.name, key)
+                if other is not key:
+                    raise DuplicateBinding(
+                        f"two different leaves are named {leaf.name!r} in one program "
+                        f"({other.input_key.aval} and {leaf.aval})"
+                    )
+            if value is not None:
+                bound[key] = value
+        program = _semantic_program(ssa, input_keys, bound)
+        return CompiledGraph(program, tuple(input_keys), bound, tuple(flat.outputs))
+
+
+def _flatten_outputs(outputs: Iterable[Any]) -> list[TracedTensor]:
+    flat: list[TracedTensor] = []
+    for item in outputs:
+        if isinstance(item, (list, tuple)):
+            flat.extend(_flatten_outputs(item))
+        else:
+            flat.append(item)
+    if not flat:
+        raise CompileError("compile needs at least one output")
+    return flat
+
+
+def _order_by_specs(
+    input_keys: list[ValueKey], specs: list[TracedTensor], bindings: Mapping[ValueKey, Any]
+) -> list[ValueKey]:
+    spec_keys = [t.key for t in specs]
+    present = set(input_keys)
+    for t in specs:
+        if not t.key.is_input:
+            raise CompileError(f"input spec {t.aval} is not a leaf (tensor or placeholder)")
+        if t.key not in present:
+            raise UnusedInput(
+                f"input spec {_leaf(t.key).label()!r} ({t.aval}) is not used by the outputs"
+            )
+    listed = set(spec_keys)
+    for key in input_keys:
+        if key not in listed and key not in bindings:
+            raise UnboundPlaceholder(
+                f"placeholder {_leaf(key).label()!r} ({_leaf(key).aval}) is neither bound nor "
+                "listed as an input"
+            )
+    return spec_keys + [k for k in input_keys if k not in listed]
+
+
+def _semantic_program(
+    ssa: Any, input_keys: list[ValueKey], bound: Mapping[ValueKey, Any]
+) -> SemanticProgram:
+    """Renumber slots so inputs come first in `input_keys` order; re-infer avals and guards."""
+    position = {key: i for i, key in enumerate(input_keys)}
+    renumber: dict[int, int] = {}
+    for slot, key in zip(ssa.input_slots, ssa.input_keys):
+        renumber[slot] = position[key]
+    next_slot = len(input_keys)
+    avals: list[Aval] = [_leaf(k).aval for k in input_keys]
+    guards: list[ShapeGuard] = []
+    instructions = []
+    for inst in ssa.instructions:
+        ins = tuple(renumber[s] for s in inst.inputs)
+        outs = []
+        in_avals = [avals[s] for s in ins]
+        if getattr(inst.op, "is_extension", False):
+            out_avals = inst.op.infer(in_avals, guards)
+        else:
+            out_avals = infer(inst.op, in_avals, guards)
+        for slot, aval in zip(inst.outputs, out_avals):
+            renumber[slot] = next_slot
+            outs.append(next_slot)
+            avals.append(aval)
+            next_slot += 1
+        instructions.append(SemanticInstruction(inst.op, ins, tuple(outs)))
+    unique_guards = tuple(dict.fromkeys(guards))
+    return SemanticProgram(
+        input_avals=tuple(avals[: len(input_keys)]),
+        input_bound=tuple(k in bound for k in input_keys),
+        instructions=tuple(instructions),
+        slot_avals=tuple(avals),
+        output_slots=tuple(renumber[s] for s in ssa.output_slots),
+        guards=unique_guards,
+    )

@@ -1,0 +1,108 @@
+"""SemanticProgram: the immutable, engine-free SSA program a GraphCompiler produces."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tf8.ops.primitive import Aval
+from tf8.ops.shapes import ShapeGuard, dim_key
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticInstruction:
+    """One op of the program: reads `inputs` slots, writes `outputs` slots (SSA)."""
+
+    op: Any
+    inputs: tuple[int, ...]
+    outputs: tuple[int, ...]
+
+    @property
+    def name(self) -> str:
+        return self.op.name
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticProgram:
+    """Slots 0..len(input_avals)-1 are the inputs; every other slot is written once."""
+
+    input_avals: tuple[Aval, ...]
+    input_bound: tuple[bool, ...]  # True: a default binding exists (not a placeholder)
+    instructions: tuple[SemanticInstruction, ...]
+    slot_avals: tuple[Aval, ...]
+    output_slots: tuple[int, ...]
+    guards: tuple[ShapeGuard, ...]
+
+    @property
+    def output_avals(self) -> tuple[Aval, ...]:
+        return tuple(self.slot_avals[s] for s in self.output_slots)
+
+
+class SemanticFingerprint:
+    """128-bit structural identity of a program: input metadata, ops, outputs and guards.
+
+    Value numbering is the program's own SSA numbering, which depends only on structure, so
+    equal structures built from different data (or different leaf keys) fingerprint equal.
+    """
+
+    __slots__ = ("_digest",)
+
+    def __init__(self, digest: bytes) -> None:
+        self._digest = digest
+
+    @classmethod
+    def of(cls, program: SemanticProgram) -> SemanticFingerprint:
+        h = hashlib.blake2b(digest_size=16)
+        parts: list[str] = []
+        for aval, bound in zip(program.input_avals, program.input_bound):
+            parts.append(f"in {aval.dtype} {','.join(dim_key(d) for d in aval.shape)} {int(bound)}")
+        for inst in program.instructions:
+            parts.append(f"op {inst.op.key()} {inst.inputs} {inst.outputs}")
+        parts.append(f"out {program.output_slots}")
+        for guard in program.guards:
+            parts.append(f"guard {dim_key(guard.lhs)}={dim_key(guard.rhs)}")
+        h.update("\n".join(parts).encode())
+        return cls(h.digest())
+
+    def __bytes__(self) -> bytes:
+        return self._digest
+
+    def __hash__(self) -> int:
+        return int.from_bytes(self._digest[:8], "little")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SemanticFingerprint) and self._digest == other._digest
+
+    def __lt__(self, other: SemanticFingerprint) -> bool:
+        return self._digest < other._digest
+
+    def hex(self) -> str:
+        return self._digest.hex()
+
+    def __repr__(self) -> str:
+        return f"SemanticFingerprint({self._digest.hex()})"
+
+
+def format_program(
+    program: SemanticProgram,
+    input_labels: Sequence[str],
+    bindings: Mapping[int, np.ndarray] | None = None,
+) -> str:
+    """Readable listing: inputs with their avals, one line per op, outputs."""
+    lines = []
+    for i, (aval, label) in enumerate(zip(program.input_avals, input_labels)):
+        kind = "bound" if program.input_bound[i] else "placeholder"
+        lines.append(f"  %{i}: {aval}  # input {label} ({kind})")
+    for inst in program.instructions:
+        outs = ", ".join(f"%{s}" for s in inst.outputs)
+        ins = ", ".join(f"%{s}" for s in inst.inputs)
+        avals = ", ".join(str(program.slot_avals[s]) for s in inst.outputs)
+        lines.append(f"  {outs} = {inst.op!r}({ins})  : {avals}")
+    for guard in program.guards:
+        lines.append(f"  guard {guard.lhs} == {guard.rhs}  # {guard.reason}")
+    lines.append("  return " + ", ".join(f"%{s}" for s in program.output_slots))
+    return "\n".join(lines)

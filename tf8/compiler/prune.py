@@ -1,0 +1,32 @@
+"""Prune unused extension outputs: an SVD whose U and V are never read becomes svdvals.
+
+An extension op may implement `prune_outputs(live: tuple[bool, ...]) -> op | None`, returning a
+cheaper op that produces exactly the live outputs (in order), or None to keep itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+
+def prune_outputs(program: Any) -> Any:
+    """Replace extension ops with some dead outputs by their pruned forms (SSA stays valid)."""
+    read: set[int] = set(program.output_slots)
+    for inst in program.instructions:
+        read.update(inst.inputs)
+    changed = False
+    instructions = []
+    for inst in program.instructions:
+        prune = getattr(inst.op, "prune_outputs", None)
+        live = tuple(slot in read for slot in inst.outputs)
+        if prune is not None and not all(live):
+            smaller = prune(live)
+            if smaller is not None:
+                kept = tuple(s for s, alive in zip(inst.outputs, live) if alive)
+                inst = inst._replace(op=smaller, outputs=kept)
+                changed = True
+        instructions.append(inst)
+    if not changed:
+        return program
+    return dataclasses.replace(program, instructions=instructions)

@@ -1,0 +1,113 @@
+"""tf8.numpy: numpy's names and semantics on traced values."""
+
+from __future__ import annotations
+
+from tf8.ops.dtypes import (
+    bool_,
+    complex64,
+    complex128,
+    float32,
+    float64,
+    int32,
+    int64,
+)
+
+from . import _methods
+from ._contract import dot, matmul
+from ._core import asarray, astype, broadcast_arrays, broadcast_to
+from ._reductions import (
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    cumsum,
+    max,
+    mean,
+    min,
+    prod,
+    std,
+    sum,
+    var,
+)
+from ._shape import (
+    concatenate,
+    expand_dims,
+    moveaxis,
+    ravel,
+    reshape,
+    squeeze,
+    stack,
+    swapaxes,
+    transpose,
+)
+from ._ufuncs import (
+    abs,
+    absolute,
+    add,
+    arccos,
+    arcsin,
+    arctan,
+    arctan2,
+    bitwise_and,
+    bitwise_or,
+    ceil,
+    clip,
+    conj,
+    conjugate,
+    cos,
+    cosh,
+    divide,
+    equal,
+    erf,
+    exp,
+    exp2,
+    expm1,
+    floor,
+    floor_divide,
+    greater,
+    greater_equal,
+    imag,
+    invert,
+    less,
+    less_equal,
+    log,
+    log1p,
+    log2,
+    log10,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    logistic,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    not_equal,
+    positive,
+    power,
+    real,
+    reciprocal,
+    remainder,
+    rint,
+    round,
+    rsqrt,
+    sign,
+    sin,
+    sinh,
+    sqrt,
+    square,
+    subtract,
+    tan,
+    tanh,
+    true_divide,
+    where,
+)
+
+array = asarray
+bool = bool_  # noqa: A001 - numpy's name
+
+_methods.install()

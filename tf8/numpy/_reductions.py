@@ -1,0 +1,168 @@
+"""numpy's reductions (sum, prod, max, min, mean, argmax, ...) on traced values."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from tf8.errors import DTypeError
+from tf8.ops import dtypes as dt
+from tf8.traced import TracedTensor, apply1
+
+from ._core import ArrayLike, asarray, astype, normalize_axes, normalize_axis
+
+Axis = int | Sequence[int] | None
+
+
+def _keep(x: TracedTensor, axes: tuple[int, ...], keepdims: bool) -> TracedTensor:
+    if not keepdims:
+        return x
+    from ._shape import expand_dims
+
+    return expand_dims(x, axes)
+
+
+def _reduce(name: str, a: ArrayLike, axis: Axis, keepdims: bool, dtype: Any = None) -> TracedTensor:
+    x = asarray(a)
+    if dtype is not None:
+        x = astype(x, dtype)
+    axes = normalize_axes(axis, x.ndim)
+    out = apply1(name, [x], axes=axes) if axes else x
+    return _keep(out, axes, keepdims)
+
+
+def _sum_dtype(x: TracedTensor) -> Any:
+    # numpy sums bools and small ints in the default integer (int64).
+    return dt.int64 if x.dtype in (dt.bool_, dt.int32) else None
+
+
+def sum(a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
+    x = asarray(a)
+    return _reduce("reduce_sum", x, axis, keepdims, dtype or _sum_dtype(x))
+
+
+def prod(
+    a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False
+) -> TracedTensor:
+    x = asarray(a)
+    return _reduce("reduce_prod", x, axis, keepdims, dtype or _sum_dtype(x))
+
+
+def max(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
+    x = asarray(a)
+    if dt.is_complex(x.dtype):
+        raise DTypeError("max of complex values is not supported (numpy's order is lexicographic)")
+    if x.dtype == dt.bool_:
+        return astype(max(astype(x, dt.int32), axis, keepdims), dt.bool_)
+    return _reduce("reduce_max", x, axis, keepdims)
+
+
+def min(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
+    x = asarray(a)
+    if dt.is_complex(x.dtype):
+        raise DTypeError("min of complex values is not supported (numpy's order is lexicographic)")
+    if x.dtype == dt.bool_:
+        return astype(min(astype(x, dt.int32), axis, keepdims), dt.bool_)
+    return _reduce("reduce_min", x, axis, keepdims)
+
+
+amax, amin = max, min
+
+
+def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
+    from ._ufuncs import not_equal
+
+    x = asarray(a)
+    return astype(min(astype(not_equal(x, 0), dt.int32), axis, keepdims), dt.bool_)
+
+
+def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
+    from ._ufuncs import not_equal
+
+    x = asarray(a)
+    return astype(max(astype(not_equal(x, 0), dt.int32), axis, keepdims), dt.bool_)
+
+
+def _count(x: TracedTensor, axes: tuple[int, ...], ddof: int = 0) -> Any:
+    """How many elements `axes` of `x` hold (minus ddof): a float, or a traced value when
+    some of those axes are symbolic (read at run time with shape_of)."""
+    static = [x.shape[a] for a in axes if isinstance(x.shape[a], int)]
+    symbolic = [a for a in axes if not isinstance(x.shape[a], int)]
+    count: Any = float(math.prod(static))
+    if not symbolic:
+        return count - ddof
+    from ._ufuncs import multiply, subtract
+
+    value: Any = count
+    for a in symbolic:
+        value = multiply(value, apply1("shape_of", [x], axis=a))
+    return astype(subtract(value, ddof), dt.real_dtype(dt.float_dtype(x.dtype)))
+
+
+def mean(
+    a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False
+) -> TracedTensor:
+    from ._ufuncs import true_divide
+
+    x = asarray(a)
+    x = astype(x, dtype or dt.float_dtype(x.dtype))
+    axes = normalize_axes(axis, x.ndim)
+    return true_divide(sum(x, axes, keepdims=keepdims), _count(x, axes))
+
+
+def var(
+    a: ArrayLike, axis: Axis = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False
+) -> TracedTensor:
+    from ._ufuncs import absolute, multiply, subtract, true_divide
+
+    x = asarray(a)
+    x = astype(x, dtype or dt.float_dtype(x.dtype))
+    axes = normalize_axes(axis, x.ndim)
+    centered = subtract(x, mean(x, axes, keepdims=True))
+    if dt.is_complex(x.dtype):
+        centered = absolute(centered)
+    sq = multiply(centered, centered)
+    total = sum(sq, axes, keepdims=keepdims)
+    return true_divide(total, _count(x, axes, ddof))
+
+
+def std(
+    a: ArrayLike, axis: Axis = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False
+) -> TracedTensor:
+    from ._ufuncs import sqrt
+
+    return sqrt(var(a, axis, dtype, ddof, keepdims))
+
+
+def _arg(name: str, a: ArrayLike, axis: int | None, keepdims: bool) -> TracedTensor:
+    from ._shape import ravel
+
+    x = asarray(a)
+    if dt.is_complex(x.dtype):
+        raise DTypeError(f"{name} of complex values is not supported")
+    if x.dtype == dt.bool_:
+        x = astype(x, dt.int32)
+    if axis is None:
+        out = apply1(name, [ravel(x)], axis=0)
+        return _keep(out, tuple(range(x.ndim)), keepdims)
+    ax = normalize_axis(axis, x.ndim)
+    return _keep(apply1(name, [x], axis=ax), (ax,), keepdims)
+
+
+def argmax(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> TracedTensor:
+    return _arg("argmax", a, axis, keepdims)
+
+
+def argmin(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> TracedTensor:
+    return _arg("argmin", a, axis, keepdims)
+
+
+def cumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> TracedTensor:
+    from ._shape import ravel
+
+    x = asarray(a)
+    x = astype(x, dtype or _sum_dtype(x) or x.dtype)
+    if axis is None:
+        x, axis = ravel(x), 0
+    return apply1("cumsum", [x], axis=normalize_axis(axis, x.ndim), reverse=False)

@@ -1,0 +1,113 @@
+"""tf8's seven dtypes and numpy ≥ 2 (NEP 50) promotion; a dtype *is* a `numpy.dtype`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import DTypeError
+
+bool_ = np.dtype(np.bool_)
+int32 = np.dtype(np.int32)
+int64 = np.dtype(np.int64)
+float32 = np.dtype(np.float32)
+float64 = np.dtype(np.float64)
+complex64 = np.dtype(np.complex64)
+complex128 = np.dtype(np.complex128)
+
+DTYPES: tuple[np.dtype, ...] = (bool_, int32, int64, float32, float64, complex64, complex128)
+FLOATS = (float32, float64)
+COMPLEXES = (complex64, complex128)
+INTEGERS = (int32, int64)
+NUMERIC = INTEGERS + FLOATS + COMPLEXES
+INEXACT = FLOATS + COMPLEXES
+
+# dtypes numpy may hand us that tf8 widens to one of its own (as JAX canonicalises).
+_WIDEN = {"b": int64, "i": int64, "u": int64, "f": float32}
+
+
+def as_dtype(value: Any) -> np.dtype:
+    """The tf8 dtype named by `value` (a name, numpy type or dtype); DTypeError otherwise."""
+    try:
+        dtype = np.dtype(value)
+    except TypeError as exc:
+        raise DTypeError(f"{value!r} is not a dtype tf8 knows ({dtype_names()})") from exc
+    if dtype in DTYPES:
+        return dtype
+    raise DTypeError(f"dtype {dtype} is not supported by tf8 (supported: {dtype_names()})")
+
+
+def canonical_dtype(dtype: np.dtype) -> np.dtype:
+    """Map an incoming numpy dtype onto tf8's set (uint8 → int64, float16 → float32, ...)."""
+    if dtype in DTYPES:
+        return dtype
+    widened = _WIDEN.get(dtype.kind)
+    if widened is None or dtype.itemsize > 8:
+        raise DTypeError(f"arrays of dtype {dtype} are not supported (supported: {dtype_names()})")
+    return widened
+
+
+def dtype_names() -> str:
+    return ", ".join(str(d) for d in DTYPES)
+
+
+def is_float(dtype: np.dtype) -> bool:
+    return dtype.kind == "f"
+
+
+def is_complex(dtype: np.dtype) -> bool:
+    return dtype.kind == "c"
+
+
+def is_inexact(dtype: np.dtype) -> bool:
+    return dtype.kind in "fc"
+
+
+def is_integer(dtype: np.dtype) -> bool:
+    return dtype.kind == "i"
+
+
+def real_dtype(dtype: np.dtype) -> np.dtype:
+    """complex64 → float32, complex128 → float64, anything else unchanged."""
+    return {complex64: float32, complex128: float64}.get(dtype, dtype)
+
+
+def complex_dtype(dtype: np.dtype) -> np.dtype:
+    """float32 → complex64, every other real dtype → complex128."""
+    if dtype in COMPLEXES:
+        return dtype
+    return complex64 if dtype == float32 else complex128
+
+
+def float_dtype(dtype: np.dtype) -> np.dtype:
+    """The inexact dtype an integer or bool computation is done in (numpy: float64)."""
+    return dtype if is_inexact(dtype) else float64
+
+
+def result_type(*operands: Any) -> np.dtype:
+    """numpy ≥ 2 promotion: arrays/dtypes are strong, Python scalars weak (float32 * 2.0 → f32)."""
+    strong = [op for op in operands if not isinstance(op, (bool, int, float, complex))]
+    weak = [op for op in operands if isinstance(op, (bool, int, float, complex))]
+    if not strong:
+        return weak_scalar_dtype(weak[0]) if len(weak) == 1 else _promote_weak(weak)
+    # numpy's own NEP 50 promotion handles weak Python scalars beside strong dtypes.
+    try:
+        return canonical_dtype(np.result_type(*strong, *weak))
+    except OverflowError as exc:
+        raise DTypeError(f"Python scalar out of range for {strong}: {exc}") from None
+
+
+def weak_scalar_dtype(value: bool | int | float | complex) -> np.dtype:
+    """The dtype a lone Python scalar takes (JAX's default x64 types)."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return float64
+    return complex128
+
+
+def _promote_weak(values: list[Any]) -> np.dtype:
+    return canonical_dtype(np.result_type(*[weak_scalar_dtype(v) for v in values]))

@@ -1,0 +1,393 @@
+"""Shape and dtype inference for every catalog row.
+
+`infer(op, avals, guards)` returns the output avals of `op` applied to `avals`; constraints it
+cannot prove on symbolic dimensions are appended to `guards` as run-time `ShapeGuard`s. Errors
+name the op, the shapes and the dtypes involved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
+from tf8.ops import dtypes as dt
+from tf8.ops.catalog import DTypePolicy
+from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, shape_str
+
+Guards = list  # list[ShapeGuard]
+ShapeRule = Callable[[Primitive, Sequence[Aval], Guards], tuple[Dim, ...]]
+
+
+def describe(avals: Sequence[Aval]) -> str:
+    return ", ".join(str(a) for a in avals)
+
+
+def require_equal(op: Primitive, a: Dim, b: Dim, what: str, guards: Guards) -> None:
+    """a == b, proven now, or guarded at run time; ShapeError when provably different."""
+    same = dims_equal(a, b)
+    if same is False:
+        raise ShapeError(f"{op.name}: {what}: {a} != {b}")
+    if same is None:
+        guards.append(ShapeGuard(a, b, f"{op.name}: {what}"))
+
+
+def check_axis(op: Primitive, axis: int, ndim: int) -> int:
+    if not isinstance(axis, int) or not -ndim <= axis < max(ndim, 1):
+        raise AxisError(f"{op.name}: axis {axis} is out of range for rank {ndim}")
+    return axis % ndim if ndim else 0
+
+
+# --- dtype policies -------------------------------------------------------------------------
+
+_POLICY_DTYPES = {
+    DTypePolicy.SAME_ANY: dt.DTYPES,
+    DTypePolicy.SAME_NUMERIC: dt.NUMERIC,
+    DTypePolicy.SAME_FLOAT: dt.FLOATS,
+    DTypePolicy.SAME_FLOAT_OR_COMPLEX: dt.INEXACT,
+    DTypePolicy.SAME_INT_OR_BOOL: (dt.bool_,) + dt.INTEGERS,
+    DTypePolicy.COMPARE_TO_BOOL: dt.DTYPES,
+    DTypePolicy.COMPLEX_TO_REAL: dt.NUMERIC,
+    DTypePolicy.REAL_TO_COMPLEX: dt.FLOATS,
+}
+
+
+def _uniform_dtype(op: Primitive, avals: Sequence[Aval], allowed: tuple) -> np.dtype:
+    first = avals[0].dtype
+    if any(a.dtype != first for a in avals):
+        raise DTypeError(f"{op.name}: operands must share one dtype, got {describe(avals)}")
+    if first not in allowed:
+        names = ", ".join(str(d) for d in allowed)
+        raise DTypeError(f"{op.name}: dtype {first} not accepted (accepts {names})")
+    return first
+
+
+def infer_dtype(op: Primitive, avals: Sequence[Aval]) -> np.dtype:
+    policy = op.row.dtype_policy
+    if policy is DTypePolicy.CONVERT:
+        return dt.as_dtype(op["dtype"])
+    if policy is DTypePolicy.SHAPE or policy is DTypePolicy.INDEX:
+        if policy is DTypePolicy.INDEX and avals[0].dtype not in dt.DTYPES[1:5]:
+            raise DTypeError(f"{op.name}: dtype {avals[0].dtype} not accepted (real numbers)")
+        return dt.int64
+    if policy is DTypePolicy.CONSTANT:
+        return op["value"].array.dtype if op.name == "constant" else dt.as_dtype(op["dtype"])
+    if policy is DTypePolicy.BOOL_SELECT:
+        if avals[0].dtype != dt.bool_:
+            raise DTypeError(f"{op.name}: predicate must be bool, got {avals[0].dtype}")
+        return _uniform_dtype(op, avals[1:], dt.DTYPES)
+    operands = _DTYPE_OPERANDS.get(op.name, lambda a: a)(avals)
+    result = _uniform_dtype(op, operands, _POLICY_DTYPES[policy])
+    if policy is DTypePolicy.COMPARE_TO_BOOL:
+        return dt.bool_
+    if policy is DTypePolicy.COMPLEX_TO_REAL:
+        return dt.real_dtype(result)
+    if policy is DTypePolicy.REAL_TO_COMPLEX:
+        return dt.complex_dtype(result)
+    return result
+
+
+# Rows whose dtype policy applies to only some operands (the rest are indices or fill values).
+_DTYPE_OPERANDS: dict[str, Callable[[Sequence[Aval]], Sequence[Aval]]] = {
+    "gather": lambda a: a[:1],
+    "scatter_add": lambda a: (a[0], a[2]),
+    "dynamic_slice": lambda a: a[:1],
+    "dynamic_update_slice": lambda a: a[:2],
+    "dynamic_truncate": lambda a: a[:1],
+    "pad_to_match": lambda a: a[:1],
+    "shape_of": lambda a: a[:1],
+}
+
+
+# --- shape rules ------------------------------------------------------------------------------
+
+
+def elementwise_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    first = avals[0].shape
+    for other in avals[1:]:
+        if len(other.shape) != len(first):
+            raise ShapeError(
+                f"{op.name}: operands must have equal shapes (broadcast first), got "
+                f"{describe(avals)}"
+            )
+        for axis, (a, b) in enumerate(zip(first, other.shape)):
+            if dims_equal(a, b) is False:
+                raise ShapeError(
+                    f"{op.name}: operands must have equal shapes (broadcast first), got "
+                    f"{describe(avals)}"
+                )
+            require_equal(op, a, b, f"axis {axis} of {describe(avals)}", guards)
+    return first
+
+
+def infer(op: Primitive, avals: Sequence[Aval], guards: Guards | None = None) -> tuple[Aval, ...]:
+    """Output avals of `op` on `avals` (arity, dtypes, shapes validated)."""
+    if not op.row.accepts_arity(len(avals)):
+        from tf8.errors import ArityError
+
+        raise ArityError(f"{op.name} takes {op.row.arity_str()} operands, got {len(avals)}")
+    guards = [] if guards is None else guards
+    dtype = infer_dtype(op, avals)
+    rule = SHAPE_RULES.get(op.name, elementwise_shape)
+    return (Aval(tuple(rule(op, avals, guards)), dtype),)
+
+
+def _axes_param(op: Primitive, axes: Sequence[int], ndim: int) -> tuple[int, ...]:
+    norm = tuple(check_axis(op, a, ndim) for a in axes)
+    if len(set(norm)) != len(norm):
+        raise AxisError(f"{op.name}: repeated axis in {tuple(axes)}")
+    return norm
+
+
+def _reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape = avals[0].shape
+    axes = _axes_param(op, op["axes"], len(shape))
+    if op.name in ("reduce_max", "reduce_min") and any(shape[a] == 0 for a in axes):
+        raise ShapeError(f"{op.name}: zero-size axis {axes} of {shape_str(shape)} has no identity")
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _arg_reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape = avals[0].shape
+    axis = check_axis(op, op["axis"], len(shape))
+    if shape and shape[axis] == 0:
+        raise ShapeError(f"{op.name}: attempt to take {op.name} of an empty axis")
+    return shape[:axis] + shape[axis + 1 :]
+
+
+def _same_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    if op.name == "cumsum":
+        check_axis(op, op["axis"], avals[0].ndim)
+    return avals[0].shape
+
+
+def _matrix_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape = avals[0].shape
+    if len(shape) < 2:
+        raise ShapeError(f"{op.name}: needs at least 2 axes, got {shape_str(shape)}")
+    if op.name == "extract_diag":
+        require_equal(op, shape[-2], shape[-1], f"square matrix, got {shape_str(shape)}", guards)
+        return shape[:-1]
+    return shape
+
+
+def _embed_diag_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape = avals[0].shape
+    if not shape:
+        raise ShapeError(f"{op.name}: needs at least 1 axis, got a scalar")
+    return shape + shape[-1:]
+
+
+def _transpose_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape, perm = avals[0].shape, op["permutation"]
+    if sorted(perm) != list(range(len(shape))):
+        raise AxisError(f"transpose: permutation {perm} does not fit {shape_str(shape)}")
+    return tuple(shape[p] for p in perm)
+
+
+def _size(shape: Sequence[Dim]) -> Dim:
+    total: Dim = 1
+    for d in shape:
+        total = total * d
+    return total
+
+
+def _reshape_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    old, new = avals[0].shape, op["shape"]
+    same = dims_equal(_size(old), _size(new))
+    if same is False:
+        raise ShapeError(f"reshape: cannot reshape {shape_str(old)} into {shape_str(new)}")
+    if same is None:
+        guards.append(ShapeGuard(_size(old), _size(new), f"reshape {shape_str(old)} → ..."))
+    return tuple(new)
+
+
+def _broadcast_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape, target, dims = avals[0].shape, op["shape"], op["broadcast_dimensions"]
+    if len(dims) != len(shape) or any(not 0 <= d < len(target) for d in dims):
+        raise ShapeError(
+            f"broadcast_in_dim: dimensions {dims} do not map {shape_str(shape)} "
+            f"into {shape_str(target)}"
+        )
+    if list(dims) != sorted(set(dims)):
+        raise ShapeError(f"broadcast_in_dim: dimensions {dims} must be strictly increasing")
+    for axis, d in zip(dims, shape):
+        if dims_equal(d, 1) is not True:
+            require_equal(op, d, target[axis], f"broadcast {shape_str(shape)} → ", guards)
+    return tuple(target)
+
+
+def _dot_general_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    lhs, rhs = avals[0].shape, avals[1].shape
+    (lc, rc), (lb, rb) = op["contracting"], op["batch"]
+    if len(lc) != len(rc) or len(lb) != len(rb):
+        raise ParameterError(f"dot_general: contracting {op['contracting']} batch {op['batch']}")
+    _axes_param(op, tuple(lc) + tuple(lb), len(lhs))
+    _axes_param(op, tuple(rc) + tuple(rb), len(rhs))
+    what = f"contracting dims of {shape_str(lhs)} and {shape_str(rhs)}"
+    for a, b in zip(lc, rc):
+        if dims_equal(lhs[a], rhs[b]) is False:
+            raise ShapeError(f"dot_general: {what} differ ({lhs[a]} vs {rhs[b]})")
+        require_equal(op, lhs[a], rhs[b], what, guards)
+    for a, b in zip(lb, rb):
+        require_equal(
+            op, lhs[a], rhs[b], f"batch dims of {shape_str(lhs)}, {shape_str(rhs)}", guards
+        )
+    lhs_free = [d for i, d in enumerate(lhs) if i not in lc and i not in lb]
+    rhs_free = [d for i, d in enumerate(rhs) if i not in rc and i not in rb]
+    return tuple(lhs[a] for a in lb) + tuple(lhs_free) + tuple(rhs_free)
+
+
+def _slice_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape = avals[0].shape
+    start, limit = op["start"], op["limit"]
+    strides = op["strides"] or (1,) * len(shape)
+    if not len(start) == len(limit) == len(strides) == len(shape):
+        raise ShapeError(f"slice: start/limit/strides must have rank {len(shape)}")
+    out = []
+    for s, l, st, d in zip(start, limit, strides, shape):
+        if st < 1 or (isinstance(s, int) and s < 0):
+            raise ShapeError(f"slice: bad bounds start={start} limit={limit} strides={strides}")
+        extent = l - s
+        if isinstance(extent, int) and extent < 0:
+            raise ShapeError(f"slice: limit {limit} below start {start} for {shape_str(shape)}")
+        if isinstance(l, int) and isinstance(d, int) and l > d:
+            raise ShapeError(f"slice: limit {limit} exceeds {shape_str(shape)}")
+        out.append(extent if st == 1 else (extent + st - 1) // st)
+    return tuple(out)
+
+
+def _pad_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape, config = avals[0].shape, op["config"]
+    if avals[1].shape != ():
+        raise ShapeError(f"pad: padding value must be a scalar, got {avals[1]}")
+    if len(config) != len(shape):
+        raise ShapeError(f"pad: config {config} does not fit {shape_str(shape)}")
+    out = []
+    for (lo, hi, interior), d in zip(config, shape):
+        if interior < 0:
+            raise ShapeError(f"pad: negative interior padding in {config}")
+        out.append(lo + hi + d + (d - 1) * interior if interior else lo + hi + d)
+    return tuple(out)
+
+
+def _concatenate_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    first = avals[0].shape
+    if not first:
+        raise ShapeError("concatenate: zero-dimensional arrays cannot be concatenated")
+    axis = check_axis(op, op["axis"], len(first))
+    total: Dim = 0
+    for a in avals:
+        if len(a.shape) != len(first):
+            raise ShapeError(f"concatenate: operands of different ranks: {describe(avals)}")
+        for i, (x, y) in enumerate(zip(first, a.shape)):
+            if i != axis:
+                if dims_equal(x, y) is False:
+                    raise ShapeError(f"concatenate: axis {i} differs in {describe(avals)}")
+                require_equal(op, x, y, f"axis {i} of {describe(avals)}", guards)
+        total = total + a.shape[axis]
+    return first[:axis] + (total,) + first[axis + 1 :]
+
+
+def _reverse_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    _axes_param(op, op["axes"], avals[0].ndim)
+    return avals[0].shape
+
+
+def _iota_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    check_axis(op, op["dimension"], len(op["shape"]))
+    return tuple(op["shape"])
+
+
+def _constant_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    return op["value"].array.shape
+
+
+def _shape_of_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    check_axis(op, op["axis"], avals[0].ndim)
+    return ()
+
+
+def _index_scalars(op: Primitive, indices: Sequence[Aval], ndim: int) -> None:
+    if len(indices) != ndim:
+        raise ShapeError(f"{op.name}: needs {ndim} start indices, got {len(indices)}")
+    for a in indices:
+        if a.shape != () or a.dtype not in dt.INTEGERS:
+            raise DTypeError(f"{op.name}: start indices must be int scalars, got {a}")
+
+
+def _dynamic_slice_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape, sizes = avals[0].shape, op["slice_sizes"]
+    _index_scalars(op, avals[1:], len(shape))
+    if len(sizes) != len(shape):
+        raise ShapeError(f"dynamic_slice: slice_sizes {sizes} do not fit {shape_str(shape)}")
+    for s, d in zip(sizes, shape):
+        if isinstance(s, int) and isinstance(d, int) and not 0 <= s <= d:
+            raise ShapeError(f"dynamic_slice: slice_sizes {sizes} exceed {shape_str(shape)}")
+    return tuple(sizes)
+
+
+def _dynamic_update_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape, update = avals[0].shape, avals[1].shape
+    _index_scalars(op, avals[2:], len(shape))
+    if len(update) != len(shape) or any(
+        isinstance(u, int) and isinstance(d, int) and u > d for u, d in zip(update, shape)
+    ):
+        raise ShapeError(
+            f"dynamic_update_slice: update {shape_str(update)} does not fit {shape_str(shape)}"
+        )
+    return shape
+
+
+def _dynamic_truncate_shape(
+    op: Primitive, avals: Sequence[Aval], guards: Guards
+) -> tuple[Dim, ...]:
+    from tf8.ops.shapes import DimExpr
+
+    shape = avals[0].shape
+    axis = check_axis(op, op["axis"], len(shape))
+    if avals[1].shape != () or avals[1].dtype not in dt.INTEGERS:
+        raise DTypeError(f"dynamic_truncate: size must be an int scalar, got {avals[1]}")
+    return shape[:axis] + (DimExpr.symbol(f"truncated_{axis}"),) + shape[axis + 1 :]
+
+
+def _pad_to_match_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+    shape, ref = avals[0].shape, avals[1].shape
+    axis = check_axis(op, op["axis"], len(shape))
+    if len(ref) <= axis:
+        raise ShapeError(f"pad_to_match: reference {shape_str(ref)} has no axis {axis}")
+    return shape[:axis] + (ref[axis],) + shape[axis + 1 :]
+
+
+SHAPE_RULES: dict[str, ShapeRule] = {
+    "reduce_sum": _reduce_shape,
+    "reduce_prod": _reduce_shape,
+    "reduce_max": _reduce_shape,
+    "reduce_min": _reduce_shape,
+    "argmax": _arg_reduce_shape,
+    "argmin": _arg_reduce_shape,
+    "cumsum": _same_shape,
+    "convert": _same_shape,
+    "transpose": _transpose_shape,
+    "reshape": _reshape_shape,
+    "broadcast_in_dim": _broadcast_shape,
+    "dot_general": _dot_general_shape,
+    "extract_diag": _matrix_shape,
+    "embed_diag": _embed_diag_shape,
+    "tril": _matrix_shape,
+    "triu": _matrix_shape,
+    "slice": _slice_shape,
+    "pad": _pad_shape,
+    "concatenate": _concatenate_shape,
+    "reverse": _reverse_shape,
+    "iota": _iota_shape,
+    "constant": _constant_shape,
+    "shape_of": _shape_of_shape,
+    "dynamic_slice": _dynamic_slice_shape,
+    "dynamic_update_slice": _dynamic_update_shape,
+    "dynamic_truncate": _dynamic_truncate_shape,
+    "pad_to_match": _pad_to_match_shape,
+}
+# gather / scatter_add register their rules from tf8.ops.gather.

@@ -1,0 +1,303 @@
+"""numpy kernels for every catalog row: `KERNELS[name](op, *arrays) -> ndarray`.
+
+Kernels return exactly the dtype inference promised (numpy would sometimes widen, e.g. the sum
+of int32), and follow numpy's semantics where numpy has the operation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import scipy.special
+
+from tf8.errors import ShapeGuardError
+from tf8.ops.primitive import Primitive
+
+Kernel = Callable[..., np.ndarray]
+
+
+def _unary(fn: Callable[[np.ndarray], Any]) -> Kernel:
+    return lambda op, x: fn(x)
+
+
+def _binary(fn: Callable[[np.ndarray, np.ndarray], Any]) -> Kernel:
+    return lambda op, x, y: fn(x, y)
+
+
+def _div(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind in "iu":  # integer division truncates toward zero, as XLA and C do
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.where(y == 0, 0, np.trunc(np.true_divide(x, np.where(y == 0, 1, y))))
+        return q.astype(x.dtype)
+    return np.true_divide(x, y)
+
+
+def _rem(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":
+        return np.asarray(x - y * np.floor((x / y).real))
+    return np.remainder(x, y)
+
+
+def _pow(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "i":  # numpy refuses negative integer powers; follow XLA (0, or ±1)
+        neg = y < 0
+        if np.any(neg):
+            safe = np.power(x, np.where(neg, 0, y))
+            ones = (x == 1) | ((x == -1) & (y % 2 == 0))
+            minus = (x == -1) & (y % 2 == 1)
+            return np.where(neg, np.where(ones, 1, np.where(minus, -1, 0)), safe).astype(x.dtype)
+    return np.power(x, y)
+
+
+def _abs(op: Primitive, x: np.ndarray) -> np.ndarray:
+    return np.abs(x)
+
+
+def _sign(op: Primitive, x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":
+        mag = np.abs(x)
+        return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
+    return np.sign(x)
+
+
+_COMPARE = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+}
+
+
+def _compare(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return _COMPARE[op["direction"]](x, y)
+
+
+def _logical(fn_bool: Callable, fn_int: Callable) -> Kernel:
+    return lambda op, *xs: (fn_bool if xs[0].dtype == np.bool_ else fn_int)(*xs)
+
+
+def _rsqrt(op: Primitive, x: np.ndarray) -> np.ndarray:
+    return 1 / np.sqrt(x)
+
+
+def _logistic(op: Primitive, x: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "f":
+        return scipy.special.expit(x)
+    return 1 / (1 + np.exp(-x))
+
+
+def _dot_general(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    (lc, rc), (lb, rb) = op["contracting"], op["batch"]
+    if not lb and x.ndim == 2 and y.ndim == 2 and lc == (1,) and rc == (0,):
+        return x @ y  # the common matmul straight to BLAS
+    lf = [i for i in range(x.ndim) if i not in lc and i not in lb]
+    rf = [i for i in range(y.ndim) if i not in rc and i not in rb]
+    # Bring batch dims first, then free, then contracting: a batched matmul for np.matmul.
+    xs = x.transpose(list(lb) + lf + list(lc))
+    ys = y.transpose(list(rb) + list(rc) + rf)
+    batch = xs.shape[: len(lb)]
+    m = int(np.prod(xs.shape[len(lb) : len(lb) + len(lf)], dtype=np.int64))
+    k = int(np.prod(xs.shape[len(lb) + len(lf) :], dtype=np.int64))
+    n = int(np.prod(ys.shape[len(rb) + len(rc) :], dtype=np.int64))
+    out = np.matmul(xs.reshape(batch + (m, k)), ys.reshape(batch + (k, n)))
+    shape = batch + xs.shape[len(lb) : len(lb) + len(lf)] + ys.shape[len(rb) + len(rc) :]
+    return out.reshape(shape)
+
+
+def _reduction(fn: Callable) -> Kernel:
+    def kernel(op: Primitive, x: np.ndarray) -> np.ndarray:
+        axes = tuple(op["axes"])
+        if fn is np.sum or fn is np.prod:
+            return fn(x, axis=axes, dtype=x.dtype)
+        return fn(x, axis=axes)
+
+    return kernel
+
+
+def _argreduce(fn: Callable) -> Kernel:
+    return lambda op, x: fn(x, axis=op["axis"]).astype(np.int64)
+
+
+def _cumsum(op: Primitive, x: np.ndarray) -> np.ndarray:
+    axis = op["axis"]
+    if op["reverse"]:
+        return np.flip(np.cumsum(np.flip(x, axis), axis=axis, dtype=x.dtype), axis)
+    return np.cumsum(x, axis=axis, dtype=x.dtype)
+
+
+def _broadcast_in_dim(op: Primitive, x: np.ndarray) -> np.ndarray:
+    shape, dims = op["shape"], op["broadcast_dimensions"]
+    expanded = [1] * len(shape)
+    for axis, d in zip(dims, x.shape):
+        expanded[axis] = d
+    return np.broadcast_to(x.reshape(expanded), shape)
+
+
+def _convert(op: Primitive, x: np.ndarray) -> np.ndarray:
+    target = np.dtype(op["dtype"])
+    if x.dtype.kind == "c" and target.kind != "c":
+        x = x.real
+    return x.astype(target)
+
+
+def _extract_diag(op: Primitive, x: np.ndarray) -> np.ndarray:
+    return np.diagonal(x, axis1=-2, axis2=-1).copy()
+
+
+def _embed_diag(op: Primitive, x: np.ndarray) -> np.ndarray:
+    n = x.shape[-1]
+    out = np.zeros(x.shape + (n,), dtype=x.dtype)
+    idx = np.arange(n)
+    out[..., idx, idx] = x
+    return out
+
+
+def _slice(op: Primitive, x: np.ndarray) -> np.ndarray:
+    strides = op["strides"] or (1,) * x.ndim
+    return x[tuple(slice(a, b, s) for a, b, s in zip(op["start"], op["limit"], strides))]
+
+
+def _clamped_starts(shape: tuple[int, ...], sizes: tuple[int, ...], starts: tuple) -> list[int]:
+    return [int(min(max(int(s), 0), d - z)) for s, d, z in zip(starts, shape, sizes)]
+
+
+def _dynamic_slice(op: Primitive, x: np.ndarray, *starts: np.ndarray) -> np.ndarray:
+    sizes = op["slice_sizes"]
+    begin = _clamped_starts(x.shape, sizes, starts)
+    return x[tuple(slice(b, b + z) for b, z in zip(begin, sizes))]
+
+
+def _dynamic_update_slice(
+    op: Primitive, x: np.ndarray, update: np.ndarray, *starts: np.ndarray
+) -> np.ndarray:
+    begin = _clamped_starts(x.shape, update.shape, starts)
+    out = x.copy()
+    out[tuple(slice(b, b + z) for b, z in zip(begin, update.shape))] = update
+    return out
+
+
+def _pad(op: Primitive, x: np.ndarray, value: np.ndarray) -> np.ndarray:
+    config = op["config"]
+    inner = [d + max(d - 1, 0) * i for d, (_, _, i) in zip(x.shape, config)]
+    grown = [max(lo, 0) + n + max(hi, 0) for n, (lo, hi, _) in zip(inner, config)]
+    out = np.full(grown, value, dtype=x.dtype)
+    interior = tuple(
+        slice(max(lo, 0), max(lo, 0) + n, i + 1) for n, (lo, _, i) in zip(inner, config)
+    )
+    out[interior] = x
+    # Negative padding crops.
+    crop = tuple(slice(-min(lo, 0), g + min(hi, 0)) for g, (lo, hi, _) in zip(grown, config))
+    return out[crop]
+
+
+def _iota(op: Primitive) -> np.ndarray:
+    shape, dim = tuple(op["shape"]), op["dimension"]
+    ramp = np.arange(shape[dim], dtype=np.dtype(op["dtype"]))
+    view = [1] * len(shape)
+    view[dim] = shape[dim]
+    return np.broadcast_to(ramp.reshape(view), shape)
+
+
+def _dynamic_truncate(op: Primitive, x: np.ndarray, size: np.ndarray) -> np.ndarray:
+    axis = op["axis"]
+    n = int(size)
+    if not 0 <= n <= x.shape[axis]:
+        raise ShapeGuardError(f"dynamic_truncate: size {n} outside [0, {x.shape[axis]}]")
+    return np.take(x, np.arange(n), axis=axis)
+
+
+def _pad_to_match(op: Primitive, x: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    axis = op["axis"]
+    extra = ref.shape[axis] - x.shape[axis]
+    if extra < 0:
+        raise ShapeGuardError(
+            f"pad_to_match: axis {axis} of {x.shape} is longer than the reference {ref.shape}"
+        )
+    widths = [(0, 0)] * x.ndim
+    widths[axis] = (0, extra)
+    return np.pad(x, widths)
+
+
+KERNELS: dict[str, Kernel] = {
+    "add": _binary(np.add),
+    "sub": _binary(np.subtract),
+    "mul": _binary(np.multiply),
+    "div": _div,
+    "rem": _rem,
+    "pow": _pow,
+    "neg": _unary(np.negative),
+    "conj": _unary(np.conj),
+    "real": _unary(lambda x: np.real(x).copy()),
+    "imag": _unary(lambda x: np.imag(x).copy()),
+    "complex": _binary(lambda re, im: re + 1j * im),
+    "abs": _abs,
+    "sign": _sign,
+    "maximum": _binary(np.maximum),
+    "minimum": _binary(np.minimum),
+    "clamp": lambda op, lo, x, hi: np.minimum(np.maximum(x, lo), hi),
+    "compare": _compare,
+    "select": lambda op, p, a, b: np.where(p, a, b),
+    "and": _logical(np.logical_and, np.bitwise_and),
+    "or": _logical(np.logical_or, np.bitwise_or),
+    "not": _logical(np.logical_not, np.invert),
+    "exp": _unary(np.exp),
+    "expm1": _unary(np.expm1),
+    "log": _unary(np.log),
+    "log1p": _unary(np.log1p),
+    "sin": _unary(np.sin),
+    "cos": _unary(np.cos),
+    "tan": _unary(np.tan),
+    "sinh": _unary(np.sinh),
+    "cosh": _unary(np.cosh),
+    "tanh": _unary(np.tanh),
+    "asin": _unary(np.arcsin),
+    "acos": _unary(np.arccos),
+    "atan": _unary(np.arctan),
+    "atan2": _binary(np.arctan2),
+    "sqrt": _unary(np.sqrt),
+    "rsqrt": _rsqrt,
+    "erf": _unary(scipy.special.erf),
+    "logistic": _logistic,
+    "floor": _unary(np.floor),
+    "ceil": _unary(np.ceil),
+    "round": _unary(np.round),
+    "dot_general": _dot_general,
+    "reduce_sum": _reduction(np.sum),
+    "reduce_prod": _reduction(np.prod),
+    "reduce_max": _reduction(np.max),
+    "reduce_min": _reduction(np.min),
+    "argmax": _argreduce(np.argmax),
+    "argmin": _argreduce(np.argmin),
+    "cumsum": _cumsum,
+    "transpose": lambda op, x: np.transpose(x, op["permutation"]),
+    "reshape": lambda op, x: np.reshape(x, op["shape"]),
+    "broadcast_in_dim": _broadcast_in_dim,
+    "convert": _convert,
+    "extract_diag": _extract_diag,
+    "embed_diag": _embed_diag,
+    "tril": lambda op, x: np.tril(x, op["k"]),
+    "triu": lambda op, x: np.triu(x, op["k"]),
+    "slice": _slice,
+    "dynamic_slice": _dynamic_slice,
+    "dynamic_update_slice": _dynamic_update_slice,
+    "pad": _pad,
+    "concatenate": lambda op, *xs: np.concatenate(xs, axis=op["axis"]),
+    "reverse": lambda op, x: np.flip(x, op["axes"]),
+    "iota": _iota,
+    "shape_of": lambda op, x: np.asarray(x.shape[op["axis"]], dtype=np.int64),
+    "dynamic_truncate": _dynamic_truncate,
+    "pad_to_match": _pad_to_match,
+    "constant": lambda op: op["value"].array,
+}
+# gather / scatter_add register their kernels from tf8.ops.gather.
+
+from tf8.ops.gather import gather_kernel, scatter_add_kernel  # noqa: E402 - registers shape rules too
+
+KERNELS["gather"] = lambda op, operand, indices: gather_kernel(op, operand, indices)
+KERNELS["scatter_add"] = lambda op, operand, indices, updates: scatter_add_kernel(
+    op, operand, indices, updates
+)

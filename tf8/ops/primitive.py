@@ -1,0 +1,163 @@
+"""The graph-level op type derived from the catalog, and abstract values (shape + dtype).
+
+A `Primitive` is a frozen, hashable value: catalog name + parameters + input count. It is what
+the structural graph stores, so two `add`s on the same inputs are the same operation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import ParameterError
+from tf8.ops.catalog import CATALOG, Row
+from tf8.ops.shapes import Dim, shape_str
+
+# Parameters a row may leave out, with the value they default to.
+PARAM_DEFAULTS: dict[str, dict[str, Any]] = {
+    "cumsum": {"reverse": False},
+    "slice": {"strides": None},
+    "tril": {"k": 0},
+    "triu": {"k": 0},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Aval:
+    """An abstract value: what tracing knows of a tensor without its data."""
+
+    shape: tuple[Dim, ...]
+    dtype: np.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __str__(self) -> str:
+        return f"{self.dtype}{shape_str(self.shape)}"
+
+
+class ConstantValue:
+    """A literal array as an op parameter: hashed and compared by dtype, shape and bytes."""
+
+    __slots__ = ("array", "_hash", "_bytes")
+
+    def __init__(self, array: np.ndarray) -> None:
+        array = np.array(array, copy=True)
+        array.flags.writeable = False
+        self.array = array
+        self._bytes = array.tobytes()
+        self._hash = hash((str(array.dtype), array.shape, self._bytes))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, ConstantValue)
+            and self.array.dtype == other.array.dtype
+            and self.array.shape == other.array.shape
+            and self._bytes == other._bytes
+        )
+
+    def key(self) -> str:
+        """Stable text for fingerprints."""
+        return f"{self.array.dtype}{self.array.shape}:{self._bytes.hex()}"
+
+    def __repr__(self) -> str:
+        if self.array.size <= 4:
+            return np.array2string(self.array, separator=", ")
+        return f"<{self.array.dtype}{list(self.array.shape)} constant>"
+
+
+def _freeze(value: Any) -> Any:
+    """Make a parameter value hashable (lists → tuples, numpy ints → int)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.ndarray):
+        return ConstantValue(value)
+    return value
+
+
+class Primitive:
+    """A catalog primitive with bound parameters: the operations of tf8's graphs."""
+
+    __slots__ = ("name", "params", "input_count", "row", "_hash", "_param_dict")
+
+    output_count = 1
+    is_extension = False
+
+    def __init__(self, name: str, input_count: int, **params: Any) -> None:
+        row: Row | None = CATALOG.get(name)
+        if row is None:
+            raise ParameterError(f"no primitive named {name!r}")
+        params = {**PARAM_DEFAULTS.get(name, {}), **params}
+        unknown = set(params) - set(row.params)
+        missing = set(row.params) - set(params)
+        if unknown or missing:
+            raise ParameterError(
+                f"{name} takes parameters {row.params}; "
+                f"unknown {sorted(unknown)}, missing {sorted(missing)}"
+            )
+        self.name = name
+        self.row = row
+        self.input_count = input_count
+        self.params: tuple[tuple[str, Any], ...] = tuple(
+            (k, _freeze(params[k])) for k in row.params
+        )
+        self._param_dict = dict(self.params)
+        self._hash = hash((name, input_count, self.params))
+
+    def __getitem__(self, param: str) -> Any:
+        return self._param_dict[param]
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Primitive)
+            and self._hash == other._hash
+            and self.name == other.name
+            and self.input_count == other.input_count
+            and _params_equal(self.params, other.params)
+        )
+
+    def __repr__(self) -> str:
+        if not self.params:
+            return self.name
+        inner = ", ".join(f"{k}={_param_repr(v)}" for k, v in self.params)
+        return f"{self.name}[{inner}]"
+
+    def key(self) -> str:
+        """Stable text (across processes) for the semantic fingerprint."""
+        return f"{self.name}/{self.input_count}/" + ";".join(
+            f"{k}={_param_key(v)}" for k, v in self.params
+        )
+
+
+def _params_equal(a: tuple, b: tuple) -> bool:
+    # Parameters compare by type as well as value, so that 1 == 1.0 == True never merges.
+    return len(a) == len(b) and all(
+        ka == kb and type(va) is type(vb) and va == vb for (ka, va), (kb, vb) in zip(a, b)
+    )
+
+
+def _param_repr(value: Any) -> str:
+    if isinstance(value, np.dtype):
+        return str(value)
+    return repr(value)
+
+
+def _param_key(value: Any) -> str:
+    if isinstance(value, ConstantValue):
+        return value.key()
+    if isinstance(value, tuple):
+        return "(" + ",".join(_param_key(v) for v in value) + ")"
+    if isinstance(value, np.dtype):
+        return str(value)
+    return f"{type(value).__name__}:{value}"

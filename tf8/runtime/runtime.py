@@ -1,0 +1,222 @@
+"""Runtime.prepare(compiled) → Prepared; Prepared.run(*arrays) → list of numpy arrays.
+
+The prepare cache is keyed by the semantic fingerprint (+ the pass configuration): a hit is
+one dict lookup, never a second lowering. Bindings are not part of the fingerprint, so a
+cached PreparedProgram serves every CompiledGraph of the same structure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tf8.compiler import CompiledGraph
+from tf8.errors import RunDTypeError, RunInputError, ShapeGuardError
+from tf8.graph import ValueKey
+from tf8.ops import dtypes as dt
+from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.shapes import DimExpr, evaluate_dim, shape_str
+
+from .codegen import generate
+from .engine import Engine, NumpyEngine
+from .exec_program import ExecProgram, lower
+from .passes import DEFAULT_PASSES, Pass, PassStats, run_passes, stats_table
+
+
+@dataclass
+class CacheStats:
+    hits: int = 0
+    misses: int = 0
+
+
+def _has_symbolic(value: Any) -> bool:
+    if isinstance(value, DimExpr):
+        return True
+    if isinstance(value, tuple):
+        return any(_has_symbolic(v) for v in value)
+    return False
+
+
+def _evaluate_param(value: Any, env: Mapping[str, int]) -> Any:
+    if isinstance(value, DimExpr):
+        return evaluate_dim(value, env)
+    if isinstance(value, tuple):
+        return tuple(_evaluate_param(v, env) for v in value)
+    return value
+
+
+def specialize(op: Any, env: Mapping[str, int]) -> Any:
+    """`op` with its symbolic parameters evaluated for the run's dimension sizes."""
+    if not isinstance(op, Primitive) or not _has_symbolic(op.params):
+        return op
+    params = {k: _evaluate_param(v, env) for k, v in op.params}
+    return Primitive(op.name, op.input_count, **params)
+
+
+class PreparedProgram:
+    """What the prepare cache stores: the optimised program and its generated function."""
+
+    def __init__(
+        self, program: ExecProgram, engines: Sequence[Engine], stats: list[PassStats]
+    ) -> None:
+        self.program = program
+        self.stats = stats
+        engine = engines[0]
+        for inst in program.instructions:
+            inst.engine = engine.name
+        kernels = [engine.kernel(inst.op) for inst in program.instructions]
+        self.run_fn = generate(program, kernels)
+        self.ops = [inst.op for inst in program.instructions]
+        self.symbolic = any(
+            _has_symbolic(op.params) for op in self.ops if isinstance(op, Primitive)
+        )
+        self._specialized: dict[tuple, list[Any]] = {}
+
+    def ops_for(self, env: Mapping[str, int]) -> list[Any]:
+        if not self.symbolic:
+            return self.ops
+        key = tuple(sorted(env.items()))
+        ops = self._specialized.get(key)
+        if ops is None:
+            ops = [specialize(op, env) for op in self.ops]
+            self._specialized[key] = ops
+        return ops
+
+
+class Runtime:
+    """Prepares compiled graphs for execution on its engines, with a fingerprint cache."""
+
+    def __init__(
+        self, engines: Sequence[Engine] | None = None, passes: Sequence[Pass] | None = None
+    ) -> None:
+        self.engines = tuple(engines) if engines else (NumpyEngine(),)
+        self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
+        self._cache: dict[Any, PreparedProgram] = {}
+        self.cache_stats = CacheStats()
+
+    def prepare(self, compiled: CompiledGraph) -> Prepared:
+        key = compiled.fingerprint
+        prepared = self._cache.get(key)
+        if prepared is None:
+            self.cache_stats.misses += 1
+            program = lower(compiled.program)
+            stats = run_passes(program, self.passes)
+            prepared = PreparedProgram(program, self.engines, stats)
+            self._cache[key] = prepared
+        else:
+            self.cache_stats.hits += 1
+        return Prepared(compiled, prepared)
+
+    def clear_cache(self) -> None:
+        self._cache.clear()
+
+
+class Prepared:
+    """A compiled graph ready to run: `run(*placeholder_arrays, bindings=None) -> list`."""
+
+    __slots__ = ("compiled", "prepared", "_bound", "_placeholder_positions")
+
+    def __init__(self, compiled: CompiledGraph, prepared: PreparedProgram) -> None:
+        self.compiled = compiled
+        self.prepared = prepared
+        inputs = compiled.inputs
+        self._bound = [compiled.bindings.get(k) for k in inputs]
+        self._placeholder_positions = [
+            i for i, k in enumerate(inputs) if k not in compiled.bindings
+        ]
+
+    @property
+    def program(self) -> ExecProgram:
+        return self.prepared.program
+
+    @property
+    def pass_stats(self) -> list[PassStats]:
+        return self.prepared.stats
+
+    def pretty(self) -> str:
+        return (
+            "Prepared program:\n"
+            + self.program.pretty()
+            + "\n\npasses:\n"
+            + stats_table(self.prepared.stats)
+        )
+
+    def run(
+        self, *arrays: Any, bindings: Mapping[ValueKey | str, Any] | None = None
+    ) -> list[np.ndarray]:
+        positions = self._placeholder_positions
+        if len(arrays) != len(positions):
+            labels = [self.compiled.inputs[i].input_key.label() for i in positions]
+            raise RunInputError(
+                f"run takes {len(positions)} array(s), one per placeholder {labels}, "
+                f"got {len(arrays)}"
+            )
+        values = list(self._bound)
+        for position, array in zip(positions, arrays):
+            values[position] = array
+        if bindings:
+            self._override(values, bindings)
+        env = self._check_inputs(values)
+        outputs = self.prepared.run_fn(values, self.prepared.ops_for(env))
+        return [_owned(out, values) for out in outputs]
+
+    def _override(self, values: list[Any], bindings: Mapping[ValueKey | str, Any]) -> None:
+        inputs = self.compiled.inputs
+        for name, array in bindings.items():
+            matches = [i for i, k in enumerate(inputs) if k is name or k.input_key.name == name]
+            if not matches:
+                known = [k.input_key.label() for k in inputs]
+                raise RunInputError(f"bindings: no input named {name!r} (inputs: {known})")
+            for i in matches:
+                values[i] = array
+
+    def _check_inputs(self, values: list[Any]) -> dict[str, int]:
+        env: dict[str, int] = {}
+        program = self.prepared.program
+        for i, (value, aval) in enumerate(zip(values, program.input_avals)):
+            label = self.compiled.inputs[i].input_key.label()
+            values[i] = array = _as_input_array(value, aval, label)
+            if array.ndim != len(aval.shape):
+                raise RunInputError(
+                    f"input {label!r}: expected shape {shape_str(aval.shape)}, got {array.shape}"
+                )
+            for axis, (dim, size) in enumerate(zip(aval.shape, array.shape)):
+                if isinstance(dim, int):
+                    if dim != size:
+                        raise RunInputError(
+                            f"input {label!r}: expected shape {shape_str(aval.shape)}, "
+                            f"got {array.shape}"
+                        )
+                    continue
+                name = str(dim)
+                if name in env and env[name] != size:
+                    raise ShapeGuardError(
+                        f"input {label!r}: dimension {name} is {size} on axis {axis}, but "
+                        f"{env[name]} elsewhere"
+                    )
+                env[name] = size
+        for guard in program.guards:
+            guard.check(env)
+        return env
+
+
+def _as_input_array(value: Any, aval: Aval, label: str) -> np.ndarray:
+    array = np.asarray(value)
+    if array.dtype != aval.dtype:
+        if isinstance(value, (bool, int, float, complex)) or (
+            array.dtype.kind == aval.dtype.kind and dt.canonical_dtype(array.dtype) == aval.dtype
+        ):
+            return array.astype(aval.dtype)
+        raise RunDTypeError(f"input {label!r}: expected dtype {aval.dtype}, got {array.dtype}")
+    return array
+
+
+def _owned(out: Any, inputs: list[Any]) -> np.ndarray:
+    """Outputs never alias an input or a read-only broadcast view."""
+    array = np.asarray(out)
+    if not array.flags.writeable or not array.flags.owndata or any(array is i for i in inputs):
+        return np.array(array)
+    return array

@@ -1,0 +1,324 @@
+"""TracedTensor: a structural graph node with shape, dtype and an eager feel.
+
+A `TracedTensor` wraps a `ValueKey` (its structural identity), its `Aval`, the default arrays
+bound to the leaves it depends on, and — once computed — its memoised value. Operations are
+recorded lazily; converting to numpy/Python evaluates through an evaluator hook that the API
+layer installs (so this layer never imports the compiler or runtime).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import ConcretizationError, InPlaceAssignmentError, TracingError
+from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
+from tf8.ops import dtypes as dt
+from tf8.ops.infer import infer
+from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.shapes import Dim, as_dim, shape_str
+
+_uids = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class LeafKey:
+    """The input key of a leaf: a bound tensor, a placeholder, or an AD input (`kind`)."""
+
+    uid: int | None  # None for named leaves: the name alone is the identity
+    name: str | None
+    aval: Aval
+    kind: str = "tensor"  # tensor | placeholder | cut | argument | tangent | seed
+
+    def label(self) -> str:
+        return self.name if self.name is not None else f"{self.kind}{self.uid}"
+
+
+class Conflict:
+    """Marks a leaf key bound to two different arrays (reported as DuplicateBinding)."""
+
+    __slots__ = ("arrays",)
+
+    def __init__(self, arrays: tuple[np.ndarray, ...]) -> None:
+        self.arrays = arrays
+
+
+Bindings = dict  # dict[ValueKey, np.ndarray | Conflict]
+_EMPTY: Bindings = {}
+
+Evaluator = Callable[[Sequence["TracedTensor"]], list[np.ndarray]]
+_evaluator: Evaluator | None = None
+_transform_depth = 0
+
+
+def set_evaluator(fn: Evaluator) -> None:
+    """Install the function that turns bound TracedTensors into numpy arrays (API layer)."""
+    global _evaluator
+    _evaluator = fn
+
+
+@contextlib.contextmanager
+def transform_scope() -> Iterator[None]:
+    """Marks code running inside a transform (jit, grad, ...): memoised values are not cut."""
+    global _transform_depth
+    _transform_depth += 1
+    try:
+        yield
+    finally:
+        _transform_depth -= 1
+
+
+def in_transform() -> bool:
+    return _transform_depth > 0
+
+
+# While > 0, ops built from tangent/cotangent values are tagged Linearized (see tf8.ad).
+_linear_tracing = 0
+
+
+@contextlib.contextmanager
+def linear_scope() -> Iterator[None]:
+    global _linear_tracing
+    _linear_tracing += 1
+    try:
+        yield
+    finally:
+        _linear_tracing -= 1
+
+
+def _merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
+    merged: Bindings | None = None
+    for t in inputs:
+        b = t._bindings
+        if not b or b is merged:
+            continue
+        if merged is None:
+            merged = b
+            continue
+        fresh = dict(merged)
+        for key, array in b.items():
+            old = fresh.get(key)
+            if old is None or old is array:
+                fresh[key] = array
+            elif not _same_array(old, array):
+                fresh[key] = Conflict(_arrays_of(old) + _arrays_of(array))
+        merged = fresh
+    return _EMPTY if merged is None else merged
+
+
+def _arrays_of(value: Any) -> tuple[np.ndarray, ...]:
+    return value.arrays if isinstance(value, Conflict) else (value,)
+
+
+def _same_array(a: Any, b: Any) -> bool:
+    if isinstance(a, Conflict) or isinstance(b, Conflict):
+        return False
+    return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
+
+
+def apply(op: Primitive, inputs: Sequence[TracedTensor]) -> list[TracedTensor]:
+    """Validate and record `op` on `inputs`; return its outputs (validation before the node)."""
+    avals = infer(op, [t.aval for t in inputs])
+    keys = tuple(t.key for t in inputs)
+    role = PRIMARY
+    lin = False
+    if _linear_tracing and any(t._lin for t in inputs):
+        lin = True
+        role = Linearized(tuple(t._lin for t in inputs))
+    op_key = OperationKey.get(op, keys, role)
+    bindings = _merge_bindings(inputs)
+    unbound = any(t._unbound for t in inputs)
+    return [
+        TracedTensor(key, aval, bindings, unbound, lin) for key, aval in zip(op_key.outputs, avals)
+    ]
+
+
+def apply1(name: str, inputs: Sequence[TracedTensor], **params: Any) -> TracedTensor:
+    """Record the single-output primitive `name` with `params` on `inputs`."""
+    return apply(Primitive(name, len(inputs), **params), inputs)[0]
+
+
+class TracedTensor:
+    """An immutable array recorded as a structural graph node (the user's array type)."""
+
+    __slots__ = ("key", "aval", "_bindings", "_unbound", "_lin", "_value", "__weakref__")
+    __array_priority__ = 1000
+
+    def __init__(
+        self,
+        key: ValueKey,
+        aval: Aval,
+        bindings: Bindings = _EMPTY,
+        unbound: bool = False,
+        lin: bool = False,
+    ) -> None:
+        self.key = key
+        self.aval = aval
+        self._bindings = bindings
+        self._unbound = unbound
+        self._lin = lin
+        self._value: np.ndarray | None = None
+
+    # --- metadata -------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[Dim, ...]:
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> Dim:
+        total: Dim = 1
+        for d in self.aval.shape:
+            total = total * d
+        return total
+
+    @property
+    def is_concrete(self) -> bool:
+        """True when every leaf is bound, so the value can be computed."""
+        return not self._unbound
+
+    # --- evaluation -----------------------------------------------------------------------
+    def _concrete(self, why: str) -> np.ndarray:
+        if self._value is not None:
+            return self._value
+        if self._unbound:
+            raise ConcretizationError(
+                f"{why} of a traced value ({self.aval}) that depends on an unbound placeholder: "
+                "its value is only known when the compiled program runs (under jit, arguments "
+                "are placeholders). Use tf8.numpy.where / select for value-dependent choices, "
+                "or mark the argument static."
+            )
+        if _evaluator is None:
+            raise TracingError("no evaluator installed (import tf8 to install the default one)")
+        value = _evaluator([self])[0]
+        self._memoise(value)
+        return value
+
+    def _memoise(self, value: np.ndarray) -> None:
+        """Remember the value; outside transforms, later work reads it as a bound leaf."""
+        self._value = value
+        if not in_transform() and not self.key.is_input:
+            cut = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
+            self.key = cut
+            self._bindings = {cut: value}
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        value = self._concrete("Converting to a numpy array")
+        return value if dtype is None else value.astype(dtype)
+
+    def _scalar(self, kind: str) -> np.ndarray:
+        if self.aval.shape != () and self.size != 1:
+            raise TypeError(
+                f"only size-1 arrays can be converted to Python {kind}s, got {self.aval}"
+            )
+        return self._concrete(f"Converting to a Python {kind}").reshape(())
+
+    def __bool__(self) -> bool:
+        if self.aval.shape != () and self.size != 1:
+            raise ValueError(
+                f"the truth value of an array with more than one element is ambiguous "
+                f"({self.aval}); use .any() or .all()"
+            )
+        return bool(self._concrete("Branching on (bool())").reshape(()))
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if self.dtype not in dt.INTEGERS:
+            raise TypeError(f"only integer arrays can be used as an index, got {self.aval}")
+        return int(self._scalar("int"))
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object (a 0-d traced value)")
+        first = self.aval.shape[0]
+        if not isinstance(first, int):
+            raise ConcretizationError(f"len() of a traced value with symbolic first axis {first}")
+        return first
+
+    def __iter__(self) -> Iterator[TracedTensor]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __hash__(self) -> int:
+        raise TypeError("TracedTensor is unhashable (it is an array); use .key for identity")
+
+    def __repr__(self) -> str:
+        if self._unbound:
+            return f"TracedTensor<{self.aval}, traced>"
+        body = np.array2string(np.asarray(self), separator=", ", prefix="TracedTensor(")
+        return f"TracedTensor({body}, dtype={self.dtype})"
+
+    def __str__(self) -> str:
+        if self._unbound:
+            return repr(self)
+        return str(np.asarray(self))
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        raise InPlaceAssignmentError(
+            "TracedTensor is immutable: `t[i] = v` is not supported; "
+            "use `t = t.at[i].set(v)` (or `.add(v)`) instead"
+        )
+
+
+def _leaf(value: np.ndarray | None, aval: Aval, name: str | None, kind: str) -> TracedTensor:
+    uid = None if name is not None else next(_uids)
+    key = ValueKey.input(LeafKey(uid, name, aval, kind))
+    if value is None:
+        return TracedTensor(key, aval, _EMPTY, unbound=True)
+    t = TracedTensor(key, aval, {key: value})
+    t._value = value
+    return t
+
+
+def concrete_array(array: Any) -> np.ndarray:
+    """`array` as a numpy array of a tf8 dtype (the data a leaf binds)."""
+    value = np.asarray(array)
+    dtype = dt.canonical_dtype(value.dtype)
+    if dtype != value.dtype:
+        value = value.astype(dtype)
+    return value
+
+
+def tensor(array: Any, name: str | None = None) -> TracedTensor:
+    """A leaf bound to concrete data (a *default binding*, not part of the structure)."""
+    if isinstance(array, TracedTensor):
+        return array
+    value = concrete_array(array)
+    return _leaf(value, Aval(value.shape, value.dtype), name, "tensor")
+
+
+def placeholder(
+    shape: Sequence[int | str | Any], dtype: Any = "float64", name: str | None = None
+) -> TracedTensor:
+    """An unbound leaf: dims may be ints or names (`("n", 3)`) for symbolic shapes."""
+    dims = tuple(as_dim(d) for d in shape)
+    return _leaf(None, Aval(dims, dt.as_dtype(dtype)), name, "placeholder")
+
+
+def leaf_like(aval: Aval, value: np.ndarray | None, kind: str) -> TracedTensor:
+    """A fresh anonymous leaf (used by transforms for arguments, tangents and seeds)."""
+    return _leaf(value, aval, None, kind)
+
+
+def describe(t: TracedTensor) -> str:
+    return f"{t.dtype}{shape_str(t.shape)}"
