@@ -107,12 +107,16 @@ class PyTreeDef:
     _hash: int
 
     def __init__(self, kind: _NodeKind | None, aux: Hashable, children: tuple[PyTreeDef, ...]):
+        num_leaves, num_nodes = (1 if kind is None else 0), 1
+        for child in children:
+            num_leaves += child.num_leaves
+            num_nodes += child.num_nodes
         setattr_ = object.__setattr__
         setattr_(self, "_kind", kind)
         setattr_(self, "_aux", aux)
         setattr_(self, "_children", children)
-        setattr_(self, "num_leaves", 1 if kind is None else sum(c.num_leaves for c in children))
-        setattr_(self, "num_nodes", 1 + sum(c.num_nodes for c in children))
+        setattr_(self, "num_leaves", num_leaves)
+        setattr_(self, "num_nodes", num_nodes)
         node_type = None if kind is None else kind.type
         try:
             setattr_(self, "_hash", hash((node_type, aux, children)))
@@ -189,7 +193,15 @@ def _flatten(x: Any, is_leaf: IsLeaf, leaves: list[Any]) -> PyTreeDef:
         leaves.append(x)
         return _LEAF
     children, aux = kind.flatten(x)
-    return PyTreeDef(kind, aux, tuple(_flatten(c, is_leaf, leaves) for c in children))
+    defs = []
+    for child in children:
+        # fast path: a child that is surely a leaf (namedtuples are tuples) needs no call
+        if is_leaf is None and type(child) not in _REGISTRY and not isinstance(child, tuple):
+            leaves.append(child)
+            defs.append(_LEAF)
+        else:
+            defs.append(_flatten(child, is_leaf, leaves))
+    return PyTreeDef(kind, aux, tuple(defs))
 
 
 def _build(td: PyTreeDef, leaves: Iterable[Any]) -> Any:
