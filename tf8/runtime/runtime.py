@@ -117,7 +117,7 @@ class Runtime:
 class Prepared:
     """A compiled graph ready to run: `run(*placeholder_arrays, bindings=None) -> list`."""
 
-    __slots__ = ("compiled", "prepared", "_bound", "_placeholder_positions")
+    __slots__ = ("compiled", "prepared", "_bound", "_placeholder_positions", "_unchecked_tail")
 
     def __init__(self, compiled: CompiledGraph, prepared: PreparedProgram) -> None:
         self.compiled = compiled
@@ -127,6 +127,15 @@ class Prepared:
         self._placeholder_positions = [
             i for i, k in enumerate(inputs) if k not in compiled.bindings
         ]
+        # run_unchecked's fast layout: placeholders first, then the bound arrays; only for
+        # programs without symbolic dimensions or shape guards (those need the checks).
+        count = len(self._placeholder_positions)
+        fast = (
+            self._placeholder_positions == list(range(count))
+            and not prepared.symbolic
+            and not prepared.program.guards
+        )
+        self._unchecked_tail = tuple(self._bound[count:]) if fast else None
 
     @property
     def program(self) -> ExecProgram:
@@ -161,6 +170,16 @@ class Prepared:
             self._override(values, bindings)
         env = self._check_inputs(values)
         outputs = self.prepared.run_fn(values, self.prepared.ops_for(env))
+        return [_owned(out, values) for out in outputs]
+
+    def run_unchecked(self, arrays: Sequence[Any]) -> list[np.ndarray]:
+        """`run` without input checks, for callers that already guarantee every array's
+        shape and dtype (jit's cache key does): one array per placeholder, in order."""
+        tail = self._unchecked_tail
+        if tail is None:
+            return self.run(*arrays)
+        values = [*arrays, *tail]
+        outputs = self.prepared.run_fn(values, self.prepared.ops)
         return [_owned(out, values) for out in outputs]
 
     def _override(self, values: list[Any], bindings: Mapping[ValueKey | str, Any]) -> None:

@@ -1,0 +1,402 @@
+"""`jit`: trace a function once per signature, compile it, and run the prepared program.
+
+The cache is keyed by the pytree structure of the dynamic arguments, each leaf's shape and
+dtype, and the static arguments' values. A miss traces the function on placeholders (inside
+`transform_scope`), compiles with the placeholders as ordered inputs and prepares the result
+on the default runtime; a hit is a flatten, a dict lookup, `Prepared.run_unchecked` and an
+unflatten. Inside another transform (or on unbound TracedTensors) a jitted function is
+simply called: the outer transform traces and compiles everything anyway, so jit nests.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8 import api
+from tf8.compiler import CompiledGraph
+from tf8.errors import DTypeError, TracingError
+from tf8.graph import materialize_merge
+from tf8.traced import (
+    TracedTensor,
+    concrete_array,
+    in_transform,
+    placeholder,
+    tensor,
+    transform_scope,
+)
+from tf8.tree import PyTreeDef, tree_flatten
+
+__all__ = ["Jitted", "jit", "make_program"]
+
+_SCALARS = (bool, int, float, complex)
+_INLINE = object()  # leaf signature meaning "do not compile, call the function directly"
+
+
+class _Trace:
+    """One traced signature: the compiled graph, its prepared program and how to feed it."""
+
+    __slots__ = ("compiled", "run", "inputs", "out_tree", "scalars", "single")
+
+    def __init__(
+        self,
+        compiled: CompiledGraph | None,
+        inputs: tuple[int, ...] | None,
+        out_tree: PyTreeDef,
+        scalars: tuple[int, ...],
+    ) -> None:
+        self.compiled = compiled
+        self.run = (
+            _no_outputs if compiled is None else api.default_runtime.prepare(compiled).run_unchecked
+        )
+        self.inputs = inputs  # argument leaf of each program input; None: all leaves, in order
+        self.out_tree = out_tree
+        self.scalars = scalars  # 0-d outputs, handed back as numpy scalars
+        self.single = out_tree.num_nodes == 1 and out_tree.num_leaves == 1
+
+
+class _Entry:
+    """A fast-cache entry: a trace plus whether the raw leaves must be made arrays first."""
+
+    __slots__ = ("trace", "convert")
+
+    def __init__(self, trace: _Trace, convert: bool) -> None:
+        self.trace = trace
+        self.convert = convert
+
+
+def _no_outputs(values: Sequence[Any]) -> list[np.ndarray]:
+    return []
+
+
+class Jitted:
+    """A jit-compiled function: call it like the original; `lower(*args)` shows the program.
+
+    `trace_count` counts traces (cache misses); `cache_info()` reports hits, misses, size.
+    """
+
+    def __init__(
+        self,
+        fun: Callable[..., Any],
+        static_argnums: int | Iterable[int] = (),
+        static_argnames: str | Iterable[str] = (),
+    ) -> None:
+        if not callable(fun):
+            raise TracingError(f"jit expects a callable, got {type(fun).__name__}: {fun!r}")
+        functools.update_wrapper(self, fun)
+        self._fun = fun
+        self._argnums, self._argnames = _resolve_static(fun, static_argnums, static_argnames)
+        self._has_static = bool(self._argnums or self._argnames)
+        self._entries: dict[Hashable, _Entry] = {}  # structure, raw leaf types → entry
+        self._array_entries: dict[Hashable, _Entry] = {}  # positional ndarrays' shapes, dtypes
+        self._traces: dict[Hashable, _Trace] = {}  # shapes and dtypes → trace
+        self.trace_count = 0
+        self.hits = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if in_transform():  # the outer transform traces (and compiles) this call
+            return self._fun(*args, **kwargs)
+        arrays_only = not kwargs and not self._has_static
+        if arrays_only:  # fast path: positional ndarrays need no flatten and a short key
+            shapes = tuple([(a.shape, a.dtype) for a in args if type(a) is np.ndarray])
+            arrays_only = len(shapes) == len(args)
+            if arrays_only:
+                entry = self._array_entries.get(shapes)
+                if entry is not None:
+                    self.hits += 1
+                    return self._execute(entry, list(args))
+        if self._has_static or kwargs:
+            dynamic, statics = self._split(args, kwargs)
+        else:
+            dynamic, statics = args, ()
+        leaves, treedef = tree_flatten(dynamic)
+        signature = []
+        for leaf in leaves:
+            if type(leaf) is np.ndarray:
+                signature.append((leaf.shape, leaf.dtype))
+            else:
+                kind = _leaf_kind(leaf)
+                if kind is _INLINE:
+                    return self._fun(*args, **kwargs)
+                signature.append(kind)
+        key = (treedef, statics, tuple(signature))
+        try:
+            entry = self._entries.get(key)
+        except TypeError:
+            raise self._unhashable(statics) from None
+        if entry is None:
+            entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
+            if arrays_only:
+                self._array_entries[shapes] = entry
+        else:
+            self.hits += 1
+        return self._execute(entry, leaves)
+
+    def _execute(self, entry: _Entry, leaves: list[Any]) -> Any:
+        """Run a cached trace on the argument leaves and hand back the output pytree."""
+        trace = entry.trace
+        if entry.convert:
+            leaves = [concrete_array(leaf) for leaf in leaves]
+        if trace.inputs is not None:
+            leaves = [leaves[i] for i in trace.inputs]
+        outputs = trace.run(leaves)
+        for i in trace.scalars:
+            outputs[i] = outputs[i][()]
+        return outputs[0] if trace.single else trace.out_tree.unflatten(outputs)
+
+    def lower(self, *args: Any, **kwargs: Any) -> CompiledGraph:
+        """The CompiledGraph this function compiles to for these arguments (traced if new).
+
+        TracedTensor arguments stand for their shape and dtype (symbolic dims allowed)."""
+        dynamic, statics = self._split(args, kwargs) if self._has_static or kwargs else (args, ())
+        leaves, treedef = tree_flatten(dynamic)
+        avals = tuple(_aval(leaf) for leaf in leaves)
+        trace = self._trace((treedef, statics, avals), treedef, statics, avals)
+        if trace.compiled is None:
+            raise TracingError(f"{self._name()} returns no arrays, so there is no program")
+        return trace.compiled
+
+    def cache_info(self) -> dict[str, int]:
+        """Hits, misses (traces) and the number of cached signatures."""
+        return {"hits": self.hits, "misses": self.trace_count, "size": len(self._traces)}
+
+    def clear_cache(self) -> None:
+        self._entries.clear()
+        self._array_entries.clear()
+        self._traces.clear()
+
+    def __repr__(self) -> str:
+        return f"<jitted {self._name()}>"
+
+    # --- misses ---------------------------------------------------------------------------
+    def _miss(
+        self,
+        key: Hashable,
+        leaves: list[Any],
+        treedef: PyTreeDef,
+        statics: Any,
+        call: tuple[tuple[Any, ...], dict[str, Any]],
+    ) -> _Entry:
+        """Trace (or reuse the trace of an equal shape/dtype signature) and cache an entry."""
+        args, kwargs = call
+        arrays = []
+        for i, leaf in enumerate(leaves):
+            try:
+                arrays.append(concrete_array(leaf))
+            except DTypeError as exc:
+                raise TracingError(
+                    f"{self._name()}: argument {self._where(args, kwargs, i)} is an array of an "
+                    f"unsupported dtype ({exc}); convert it, or mark the argument static"
+                ) from None
+        avals = tuple((a.shape, a.dtype) for a in arrays)
+        trace = self._trace((treedef, statics, avals), treedef, statics, avals)
+        convert = any(a is not leaf for a, leaf in zip(arrays, leaves))
+        entry = _Entry(trace, convert)
+        self._entries[key] = entry
+        return entry
+
+    def _trace(
+        self, key: Hashable, treedef: PyTreeDef, statics: Any, avals: Sequence[tuple[Any, Any]]
+    ) -> _Trace:
+        trace = self._traces.get(key)
+        if trace is not None:
+            return trace
+        with transform_scope():
+            inputs = [placeholder(shape, dtype) for shape, dtype in avals]
+            args, kwargs = self._rebuild(treedef.unflatten(inputs), statics)
+            self.trace_count += 1
+            result = self._fun(*args, **kwargs)
+            out_leaves, out_tree = tree_flatten(result)
+            outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
+        if not outputs:
+            trace = _Trace(None, None, out_tree, ())
+        else:
+            reached = set(materialize_merge(None, [t.key for t in outputs]).inputs)
+            used = [i for i, t in enumerate(inputs) if t.key in reached]
+            compiled = api.default_compiler.compile_with_input_specs(
+                outputs, [inputs[i] for i in used]
+            )
+            scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
+            order = None if used == list(range(len(inputs))) else tuple(used)
+            trace = _Trace(compiled, order, out_tree, scalars)
+        self._traces[key] = trace
+        return trace
+
+    def _output(self, leaf: Any, index: int, out_tree: PyTreeDef) -> TracedTensor:
+        if isinstance(leaf, TracedTensor):
+            return leaf
+        if isinstance(leaf, (np.ndarray, np.generic, *_SCALARS)):
+            return tensor(leaf)  # a constant output: a bound leaf of the program
+        raise TracingError(
+            f"{self._name()} returned a {type(leaf).__name__} ({leaf!r:.60}) as output leaf "
+            f"{index} of {out_tree}; a jitted function must return arrays, scalars or "
+            "TracedTensors (or pytrees of them)"
+        )
+
+    # --- static arguments -----------------------------------------------------------------
+    def _split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+        """(dynamic args, dynamic kwargs) and the hashable static part of the key."""
+        nums, names = self._argnums, self._argnames
+        if nums:
+            dynamic_args = tuple(a for i, a in enumerate(args) if i not in nums)
+            positional = tuple((i, type(args[i]), args[i]) for i in sorted(nums) if i < len(args))
+        else:
+            dynamic_args, positional = args, ()
+        dynamic_kwargs = {k: v for k, v in kwargs.items() if k not in names}
+        keyword = tuple(sorted((k, type(v), v) for k, v in kwargs.items() if k in names))
+        return (dynamic_args, dynamic_kwargs), (positional, keyword)
+
+    def _rebuild(self, dynamic: Any, statics: Any) -> tuple[list[Any], dict[str, Any]]:
+        if not statics:
+            return list(dynamic), {}
+        (dynamic_args, dynamic_kwargs), (positional, keyword) = dynamic, statics
+        args = list(dynamic_args)
+        for i, _, value in positional:
+            args.insert(i, value)
+        return args, {**dynamic_kwargs, **{k: v for k, _, v in keyword}}
+
+    def _unhashable(self, statics: Any) -> TracingError:
+        positional, keyword = statics
+        for what, value in [(f"argument {i}", v) for i, _, v in positional] + [
+            (f"argument {k!r}", v) for k, _, v in keyword
+        ]:
+            try:
+                hash(value)
+            except TypeError:
+                return TracingError(
+                    f"static {what} of {self._name()} has unhashable type "
+                    f"{type(value).__name__} ({value!r:.60}): static values key the jit cache, "
+                    "so they must be hashable (pass a tuple instead of a list or array, or make "
+                    "the argument dynamic)"
+                )
+        return TracingError(f"static arguments of {self._name()} are not hashable")
+
+    # --- messages -------------------------------------------------------------------------
+    def _name(self) -> str:
+        return getattr(self._fun, "__qualname__", None) or repr(self._fun)
+
+    def _where(self, args: tuple[Any, ...], kwargs: dict[str, Any], leaf_index: int) -> str:
+        """Which argument holds dynamic leaf `leaf_index` (flattening order: positional
+        arguments, then keyword arguments by sorted name), for error messages."""
+        named = [(str(i), a) for i, a in enumerate(args) if i not in self._argnums]
+        named += [(repr(k), v) for k, v in sorted(kwargs.items()) if k not in self._argnames]
+        for name, value in named:
+            count = len(tree_flatten(value)[0])
+            if leaf_index < count:
+                return name
+            leaf_index -= count
+        return f"leaf {leaf_index}"
+
+
+def _leaf_kind(leaf: Any) -> Any:
+    """The cache-key part of a non-ndarray argument leaf (or _INLINE)."""
+    cls = type(leaf)
+    if cls in _SCALARS:
+        return cls
+    if isinstance(leaf, TracedTensor):
+        return (cls, leaf.shape, leaf.dtype) if leaf.is_concrete else _INLINE
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return (cls, leaf.shape, leaf.dtype)
+    raise TracingError(
+        f"jit arguments must be arrays, scalars or pytrees of them; got a {cls.__name__} "
+        f"({leaf!r:.60}): mark it static (static_argnums / static_argnames) if it is not data"
+    )
+
+
+def _aval(leaf: Any) -> tuple[Any, Any]:
+    """Shape and dtype of an argument leaf for `lower` (TracedTensors by their aval)."""
+    if isinstance(leaf, TracedTensor):
+        return leaf.shape, leaf.dtype
+    _leaf_kind(leaf)  # rejects non-array leaves
+    array = concrete_array(leaf)
+    return array.shape, array.dtype
+
+
+def _resolve_static(
+    fun: Callable[..., Any], argnums: int | Iterable[int], argnames: str | Iterable[str]
+) -> tuple[frozenset[int], frozenset[str]]:
+    """Check static_argnums / static_argnames against `fun`'s signature; each implies the
+    other for parameters that can be passed either way (as JAX does)."""
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    names = (argnames,) if isinstance(argnames, str) else tuple(argnames)
+    for n in nums:
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise TracingError(f"static_argnums must be ints, got {n!r}")
+    for s in names:
+        if not isinstance(s, str):
+            raise TracingError(f"static_argnames must be strings, got {s!r}")
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):  # builtins without a signature: trust the caller
+        if any(n < 0 for n in nums):
+            raise TracingError("negative static_argnums need a function with a signature") from None
+        return frozenset(nums), frozenset(names)
+    kinds = inspect.Parameter
+    positional = [
+        p for p in params if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)
+    ]
+    var_positional = any(p.kind is kinds.VAR_POSITIONAL for p in params)
+    var_keyword = any(p.kind is kinds.VAR_KEYWORD for p in params)
+    resolved: set[int] = set()
+    for n in nums:
+        index = n + len(positional) if n < 0 and not var_positional else n
+        if index < 0 or (index >= len(positional) and not var_positional):
+            raise TracingError(
+                f"static_argnums={nums}: {getattr(fun, '__qualname__', fun)} takes "
+                f"{len(positional)} positional argument(s) {[p.name for p in positional]}, so "
+                f"argument {n} does not exist"
+            )
+        resolved.add(index)
+    by_name = {p.name: i for i, p in enumerate(positional)}
+    keyword_names = {p.name for p in params if p.kind is not kinds.POSITIONAL_ONLY}
+    static_names = set(names)
+    for s in names:
+        if s not in keyword_names and not var_keyword:
+            raise TracingError(
+                f"static_argnames={names}: {getattr(fun, '__qualname__', fun)} has no "
+                f"parameter {s!r} that can be passed by keyword (parameters: "
+                f"{[p.name for p in params]})"
+            )
+        if s in by_name:
+            resolved.add(by_name[s])
+    for i in resolved:
+        if i < len(positional) and positional[i].kind is kinds.POSITIONAL_OR_KEYWORD:
+            static_names.add(positional[i].name)
+    return frozenset(resolved), frozenset(static_names)
+
+
+def jit(
+    fun: Callable[..., Any] | None = None,
+    *,
+    static_argnums: int | Iterable[int] = (),
+    static_argnames: str | Iterable[str] = (),
+) -> Any:
+    """Compile `fun` once per argument signature; later calls run the prepared program.
+
+    Arguments and results are pytrees of arrays; static arguments (hashable, by position or
+    name) are Python values baked into the trace. Usable as `@jit` or `@jit(static_argnums=1)`.
+    """
+    if fun is None:
+        return functools.partial(
+            jit, static_argnums=static_argnums, static_argnames=static_argnames
+        )
+    return Jitted(fun, static_argnums, static_argnames)
+
+
+def make_program(
+    fun: Callable[..., Any],
+    static_argnums: int | Iterable[int] = (),
+    static_argnames: str | Iterable[str] = (),
+) -> Callable[..., CompiledGraph]:
+    """`make_program(f)(*args)` is the CompiledGraph `jit(f)` would compile for `args`."""
+    jitted = Jitted(fun, static_argnums, static_argnames)
+
+    @functools.wraps(fun)
+    def program(*args: Any, **kwargs: Any) -> CompiledGraph:
+        return jitted.lower(*args, **kwargs)
+
+    return program
