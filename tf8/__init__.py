@@ -9,6 +9,7 @@ from tf8 import errors, tree
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.api import evaluate
 from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
+from tf8.jit import jit, make_program
 from tf8.runtime import NumpyEngine, Prepared, Runtime
 from tf8.traced import TracedTensor, placeholder, tensor
 
@@ -24,6 +25,8 @@ __all__ = [
     "TracedTensor",
     "errors",
     "evaluate",
+    "jit",
+    "make_program",
     "numpy",
     "placeholder",
     "tensor",
