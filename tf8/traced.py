@@ -77,6 +77,20 @@ def in_transform() -> bool:
     return _transform_depth > 0
 
 
+def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
+    """Values of bound traced values, computed together in one program and memoised."""
+    pending = [t for t in tensors if t._value is None]
+    unbound = [t for t in pending if t._unbound]
+    if unbound:
+        unbound[0]._concrete("Evaluating")  # raises the ConcretizationError
+    if pending:
+        if _evaluator is None:
+            raise TracingError("no evaluator installed (import tf8 to install the default one)")
+        for t, value in zip(pending, _evaluator(pending)):
+            t._memoise(value)
+    return [t._value for t in tensors]  # type: ignore[misc]
+
+
 # While > 0, ops built from tangent/cotangent values are tagged Linearized (see tf8.ad).
 _linear_tracing = 0
 
@@ -91,7 +105,7 @@ def linear_scope() -> Iterator[None]:
         _linear_tracing -= 1
 
 
-def _merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
+def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
     merged: Bindings | None = None
     for t in inputs:
         b = t._bindings
@@ -131,7 +145,7 @@ def apply(op: Primitive, inputs: Sequence[TracedTensor]) -> list[TracedTensor]:
         lin = True
         role = Linearized(tuple(t._lin for t in inputs))
     op_key = OperationKey.get(op, keys, role)
-    bindings = _merge_bindings(inputs)
+    bindings = merge_bindings(inputs)
     unbound = any(t._unbound for t in inputs)
     return [
         TracedTensor(key, aval, bindings, unbound, lin) for key, aval in zip(op_key.outputs, avals)

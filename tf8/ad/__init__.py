@@ -1,0 +1,27 @@
+"""Autodiff as graph-to-graph transformations (linearize, transpose) with JAX's API."""
+
+from .transforms import (
+    grad,
+    hessian,
+    hvp,
+    jacfwd,
+    jacrev,
+    jvp,
+    linear_transpose,
+    linearize,
+    value_and_grad,
+    vjp,
+)
+
+__all__ = [
+    "grad",
+    "hessian",
+    "hvp",
+    "jacfwd",
+    "jacrev",
+    "jvp",
+    "linear_transpose",
+    "linearize",
+    "value_and_grad",
+    "vjp",
+]

@@ -1,0 +1,107 @@
+"""How transforms see their arguments and hand results back.
+
+Each differentiated argument becomes a *fresh* leaf (so a closure over the same value is a
+constant, as in JAX — no perturbation confusion). The leaf is bound to the argument's value
+when that is known, so Python control flow on primal values works under grad of concrete
+arguments. Results are graphs over these leaves; `finish` either evaluates them (top level,
+concrete arguments: numpy out) or substitutes the leaves back by the caller's values so the
+result stays a traced graph another transform can differentiate again.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8 import traced
+from tf8.graph import ValueKey
+from tf8.ops import dtypes as dt
+from tf8.traced import LeafKey, TracedTensor, evaluate_all, in_transform
+
+from .lax import zeros
+from .walk import substitute
+
+_uids = itertools.count(1)
+
+
+def as_traced(value: Any) -> TracedTensor:
+    if isinstance(value, TracedTensor):
+        return value
+    if isinstance(value, (list, tuple)):
+        from tf8.numpy import asarray
+
+        return asarray(value)
+    return traced.tensor(value)
+
+
+def fresh_leaf(like: TracedTensor, kind: str, bind: bool) -> TracedTensor:
+    """A new leaf with `like`'s aval; bound to `like`'s value when `bind` and it is known."""
+    key = ValueKey.input(LeafKey(next(_uids), None, like.aval, kind))
+    if bind and like.is_concrete:
+        value = evaluate_all([like])[0]
+        leaf = TracedTensor(key, like.aval, {key: value})
+        leaf._value = value
+        return leaf
+    return TracedTensor(key, like.aval, {}, unbound=True)
+
+
+class Arguments:
+    """The originals of a transform's differentiated leaves and their fresh stand-ins."""
+
+    def __init__(self, originals: Sequence[Any]) -> None:
+        self.originals = [as_traced(v) for v in originals]
+        self.leaves = [fresh_leaf(o, "argument", bind=True) for o in self.originals]
+
+    def mapping(self) -> dict[ValueKey, TracedTensor]:
+        return {leaf.key: orig for leaf, orig in zip(self.leaves, self.originals)}
+
+    def finish(
+        self, results: Sequence[TracedTensor | None], extra: dict | None = None
+    ) -> list[Any]:
+        """Results as users get them: numpy at top level on concrete inputs, else traced."""
+        filled = [r for r in results]
+        if extra:
+            filled = substitute(filled, extra)
+        concrete = all(o.is_concrete for o in self.originals)
+        if not in_transform() and concrete:
+            values = evaluate_all(filled)
+            return [v[()] if v.ndim == 0 else v for v in values]
+        return substitute(filled, self.mapping())
+
+
+def check_differentiable(
+    args: Sequence[TracedTensor], what: str, holomorphic: bool = False
+) -> None:
+    for i, a in enumerate(args):
+        if holomorphic and not dt.is_complex(a.dtype):
+            raise _error(
+                f"{what} with holomorphic=True requires complex inputs, "
+                f"got {a.dtype} (argument leaf {i})"
+            )
+        if not dt.is_inexact(a.dtype):
+            raise _error(
+                f"{what} requires real- or complex-valued inputs (float or complex dtype), but "
+                f"argument leaf {i} has dtype {a.dtype}; integer inputs are not differentiable "
+                "(convert them to float, or leave them out of argnums)"
+            )
+
+
+def _error(message: str) -> Exception:
+    from tf8.errors import DifferentiationError
+
+    return DifferentiationError(message)
+
+
+def zeros_for(
+    leaves: Sequence[TracedTensor], cts: Sequence[TracedTensor | None]
+) -> list[TracedTensor]:
+    return [zeros(leaf.aval) if c is None else c for leaf, c in zip(leaves, cts)]
+
+
+def to_numpy_tree(value: Any) -> Any:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return value[()]
+    return value

@@ -1,0 +1,344 @@
+"""JVP (linearisation) rules, one per catalog row, keyed by the row's name.
+
+A rule is `rule(op, primals, outputs, tangents) -> list of output tangents`; a tangent of None
+is a symbolic zero. Tangent computations use only linear primitives (so they transpose);
+residuals such as `cos(x)` are ordinary primal ops that CSE merges with the user's own.
+At kinks the rules take the symmetric-difference value: d|x|/dx at 0 is 0, ties in
+max/min/maximum split the derivative evenly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tf8.ops import dtypes as dt
+from tf8.ops.primitive import Primitive
+from tf8.traced import TracedTensor, apply, apply1
+
+from .lax import (
+    Tangent,
+    add,
+    add_any,
+    compare,
+    conj,
+    convert,
+    div,
+    like,
+    materialize,
+    mul,
+    neg,
+    real,
+    scale,
+    select,
+    sub,
+    unary,
+)
+
+JvpRule = Callable[
+    [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]
+]
+JVP_RULES: dict[str, JvpRule] = {}
+
+# Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
+ZERO_DERIVATIVE = (
+    "sign compare and or not floor ceil round argmax argmin iota shape_of constant".split()
+)
+
+
+def zero_rule(op: Primitive, primals, outputs, tangents) -> list[Tangent]:
+    return [None] * op.output_count
+
+
+for _name in ZERO_DERIVATIVE:
+    JVP_RULES[_name] = zero_rule
+
+
+def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
+    """Elementwise rule: tangent = sum_i partial_i(*primals, out) * t_i."""
+
+    def rule(op, primals, outputs, tangents):
+        total: Tangent = None
+        for partial, t in zip(partials, tangents):
+            if t is not None and partial is not None:
+                total = add_any(total, mul(t, partial(*primals, outputs[0])))
+        return [total]
+
+    JVP_RULES[name] = rule
+
+
+def deflinear(name: str) -> None:
+    """The op is linear in all operands: its tangent is the op applied to the tangents."""
+
+    def rule(op, primals, outputs, tangents):
+        if all(t is None for t in tangents):
+            return [None]
+        args = [materialize(t, p.aval) for t, p in zip(tangents, primals)]
+        return [apply(op, args)[0]]
+
+    JVP_RULES[name] = rule
+
+
+def deflinear_first(name: str) -> None:
+    """Linear in operand 0; the other operands are indices/sizes (not differentiated)."""
+
+    def rule(op, primals, outputs, tangents):
+        if tangents[0] is None:
+            return [None]
+        return [apply(op, [tangents[0], *primals[1:]])[0]]
+
+    JVP_RULES[name] = rule
+
+
+for _name in (
+    "add sub neg conj real imag complex reduce_sum cumsum transpose reshape broadcast_in_dim "
+    "extract_diag embed_diag tril triu slice concatenate reverse pad"
+).split():
+    deflinear(_name)
+for _name in "gather dynamic_slice dynamic_truncate pad_to_match".split():
+    deflinear_first(_name)
+
+
+def _convert_rule(op, primals, outputs, tangents):
+    (t,) = tangents
+    if t is None or not dt.is_inexact(outputs[0].dtype):
+        return [None]
+    return [apply(op, [t])[0]]
+
+
+JVP_RULES["convert"] = _convert_rule
+
+
+def _scatter_add_rule(op, primals, outputs, tangents):
+    t_operand, _, t_updates = tangents
+    if t_operand is None and t_updates is None:
+        return [None]
+    operand, indices, updates = primals
+    args = [materialize(t_operand, operand.aval), indices, materialize(t_updates, updates.aval)]
+    return [apply(op, args)[0]]
+
+
+def _dynamic_update_slice_rule(op, primals, outputs, tangents):
+    if tangents[0] is None and tangents[1] is None:
+        return [None]
+    x, update, *starts = primals
+    args = [materialize(tangents[0], x.aval), materialize(tangents[1], update.aval), *starts]
+    return [apply(op, args)[0]]
+
+
+JVP_RULES["scatter_add"] = _scatter_add_rule
+JVP_RULES["dynamic_update_slice"] = _dynamic_update_slice_rule
+
+
+def _select_rule(op, primals, outputs, tangents):
+    pred, a, b = primals
+    _, ta, tb = tangents
+    if ta is None and tb is None:
+        return [None]
+    return [apply1("select", [pred, materialize(ta, a.aval), materialize(tb, b.aval)])]
+
+
+JVP_RULES["select"] = _select_rule
+
+
+def _mul_rule(op, primals, outputs, tangents):
+    x, y = primals
+    tx, ty = tangents
+    return [add_any(scale(tx, y), None if ty is None else mul(x, ty))]
+
+
+def _div_rule(op, primals, outputs, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = outputs[0]
+    return [
+        add_any(
+            None if tx is None else div(tx, y), None if ty is None else neg(div(mul(ty, out), y))
+        )
+    ]
+
+
+def _dot_general_rule(op, primals, outputs, tangents):
+    x, y = primals
+    tx, ty = tangents
+    left = None if tx is None else apply(op, [tx, y])[0]
+    right = None if ty is None else apply(op, [x, ty])[0]
+    return [add_any(left, right)]
+
+
+JVP_RULES["mul"] = _mul_rule
+JVP_RULES["div"] = _div_rule
+JVP_RULES["dot_general"] = _dot_general_rule
+
+
+def _pow_rule(op, primals, outputs, tangents):
+    x, y = primals
+    tx, ty = tangents
+    out = outputs[0]
+    total: Tangent = None
+    if tx is not None:
+        # y * x**(y-1), with the y == 0 case pinned to 0 (so d(x**0)/dx = 0 even at x = 0).
+        is_zero = compare(y, 0, "eq")
+        safe_y = select(is_zero, 1, y)
+        d = select(is_zero, 0, mul(y, apply1("pow", [x, sub(safe_y, 1)])))
+        total = mul(tx, d)
+    if ty is not None:
+        # log(x) * x**y, with log(0) replaced by 0 where x == 0 (as JAX does).
+        x_zero = compare(x, 0, "eq")
+        log_x = unary("log", select(x_zero, 1, x))
+        total = add_any(total, mul(ty, mul(log_x, out)))
+    return [total]
+
+
+JVP_RULES["pow"] = _pow_rule
+
+
+def _rem_rule(op, primals, outputs, tangents):
+    x, y = primals
+    tx, ty = tangents
+    quotient = unary("floor", real(div(x, y))) if not dt.is_complex(x.dtype) else None
+    if ty is not None and quotient is None:
+        raise NotImplementedError("d rem / d divisor for complex operands")
+    return [add_any(tx, None if ty is None else neg(mul(ty, quotient)))]
+
+
+JVP_RULES["rem"] = _rem_rule
+
+
+def _abs_rule(op, primals, outputs, tangents):
+    (x,), (t,) = primals, tangents
+    if t is None:
+        return [None]
+    if not dt.is_complex(x.dtype):
+        return [mul(t, unary("sign", x))]
+    # d|z| = Re(conj(z) dz) / |z|, 0 at z = 0.
+    mag = outputs[0]
+    is_zero = compare(mag, 0, "eq")
+    unit = div(conj(x), convert(select(is_zero, 1, mag), x.dtype))
+    unit = select(compare(convert(mag, x.dtype), 0, "eq"), 0, unit)
+    return [real(mul(t, unit))]
+
+
+JVP_RULES["abs"] = _abs_rule
+
+
+def _extremum_weights(primary: TracedTensor, other: TracedTensor, direction: str) -> TracedTensor:
+    """1 where `primary` wins, 0.5 on ties, 0 where it loses (ties split the derivative)."""
+    wins = compare(primary, other, direction)
+    ties = compare(primary, other, "eq")
+    return select(wins, 1.0, select(ties, 0.5, 0.0))
+
+
+def _extremum_rule(direction: str):
+    def rule(op, primals, outputs, tangents):
+        x, y = primals
+        tx, ty = tangents
+        wx = _extremum_weights(x, y, direction)
+        total = None if tx is None else mul(tx, wx)
+        return [add_any(total, None if ty is None else mul(ty, sub(1.0, wx)))]
+
+    return rule
+
+
+JVP_RULES["maximum"] = _extremum_rule("gt")
+JVP_RULES["minimum"] = _extremum_rule("lt")
+
+
+def _clamp_rule(op, primals, outputs, tangents):
+    lo, x, hi = primals
+    t_lo, t_x, t_hi = tangents
+    w_lo = _extremum_weights(lo, x, "gt")  # lo wins where x < lo
+    w_hi = _extremum_weights(hi, x, "lt")  # hi wins where x > hi
+    w_x = sub(sub(1.0, w_lo), w_hi)
+    total = None if t_x is None else mul(t_x, w_x)
+    total = add_any(total, None if t_lo is None else mul(t_lo, w_lo))
+    return [add_any(total, None if t_hi is None else mul(t_hi, w_hi))]
+
+
+JVP_RULES["clamp"] = _clamp_rule
+
+
+def _one_minus_square(v):
+    return sub(1.0, mul(v, v))
+
+
+defjvp_elementwise("exp", lambda x, out: out)
+defjvp_elementwise("expm1", lambda x, out: add(out, 1.0))
+defjvp_elementwise("log", lambda x, out: div(1.0, x))
+defjvp_elementwise("log1p", lambda x, out: div(1.0, add(x, 1.0)))
+defjvp_elementwise("sin", lambda x, out: unary("cos", x))
+defjvp_elementwise("cos", lambda x, out: neg(unary("sin", x)))
+defjvp_elementwise("tan", lambda x, out: add(1.0, mul(out, out)))
+defjvp_elementwise("sinh", lambda x, out: unary("cosh", x))
+defjvp_elementwise("cosh", lambda x, out: unary("sinh", x))
+defjvp_elementwise("tanh", lambda x, out: _one_minus_square(out))
+defjvp_elementwise("asin", lambda x, out: unary("rsqrt", _one_minus_square(x)))
+defjvp_elementwise("acos", lambda x, out: neg(unary("rsqrt", _one_minus_square(x))))
+defjvp_elementwise("atan", lambda x, out: div(1.0, add(1.0, mul(x, x))))
+defjvp_elementwise("sqrt", lambda x, out: div(0.5, out))
+defjvp_elementwise("rsqrt", lambda x, out: mul(-0.5, div(out, x)))
+defjvp_elementwise("logistic", lambda x, out: mul(out, sub(1.0, out)))
+defjvp_elementwise(
+    "erf", lambda x, out: mul(2.0 / math.sqrt(math.pi), unary("exp", neg(mul(x, x))))
+)
+defjvp_elementwise(
+    "atan2",
+    lambda y, x, out: div(x, add(mul(x, x), mul(y, y))),
+    lambda y, x, out: neg(div(y, add(mul(x, x), mul(y, y)))),
+)
+
+
+def _reduce_extremum_rule(op, primals, outputs, tangents):
+    """Tangent of max/min over axes: the mean of the tangents at the tied extremal positions."""
+    (x,), (t,) = primals, tangents
+    if t is None:
+        return [None]
+    axes = op["axes"]
+    kept = tuple(i for i in range(x.ndim) if i not in axes)
+    out = apply1("broadcast_in_dim", [outputs[0]], shape=x.shape, broadcast_dimensions=kept)
+    mask = convert(compare(x, out, "eq"), x.dtype)
+    count = apply1("reduce_sum", [mask], axes=axes)
+    return [div(apply1("reduce_sum", [mul(t, mask)], axes=axes), count)]
+
+
+JVP_RULES["reduce_max"] = _reduce_extremum_rule
+JVP_RULES["reduce_min"] = _reduce_extremum_rule
+
+
+def _reduce_prod_rule(op, primals, outputs, tangents):
+    """d prod = sum_i t_i * prod_{j != i} x_j, exact at zeros (no division by x)."""
+    (x,), (t,) = primals, tangents
+    if t is None:
+        return [None]
+    axes = op["axes"]
+    kept = tuple(i for i in range(x.ndim) if i not in axes)
+    perm = kept + tuple(axes)
+    size = 1
+    for a in axes:
+        size = size * x.shape[a]
+    batch = tuple(x.shape[i] for i in kept)
+    flat = apply1("reshape", [apply1("transpose", [x], permutation=perm)], shape=batch + (size,))
+    t_flat = apply1("reshape", [apply1("transpose", [t], permutation=perm)], shape=batch + (size,))
+    nb = len(batch)
+    # others[..., i, j] = x_j for j != i, 1 on the diagonal; its product over j excludes x_i.
+    grid = apply1(
+        "broadcast_in_dim",
+        [flat],
+        shape=batch + (size, size),
+        broadcast_dimensions=tuple(range(nb)) + (nb + 1,),
+    )
+    rows = apply1("iota", [], shape=(size, size), dtype=dt.int64, dimension=0)
+    cols = apply1("iota", [], shape=(size, size), dtype=dt.int64, dimension=1)
+    diagonal = apply1(
+        "broadcast_in_dim",
+        [compare(rows, cols, "eq")],
+        shape=batch + (size, size),
+        broadcast_dimensions=(nb, nb + 1),
+    )
+    others = apply1("reduce_prod", [select(diagonal, 1, grid)], axes=(nb + 1,))
+    return [apply1("reduce_sum", [mul(t_flat, others)], axes=(nb,))]
+
+
+JVP_RULES["reduce_prod"] = _reduce_prod_rule
+_ = like

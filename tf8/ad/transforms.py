@@ -1,0 +1,318 @@
+"""jvp, linearize, vjp, grad, value_and_grad, jacfwd, jacrev, hessian, hvp, linear_transpose.
+
+JAX's signatures and semantics, over pytrees. Every transform traces the function on fresh
+argument leaves, transforms the graph (tf8.ad.linearize) and hands the result back through
+`Arguments.finish`: numpy arrays at top level, TracedTensors inside another transform.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8 import tree
+from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
+from tf8.ops import dtypes as dt
+from tf8.traced import TracedTensor, transform_scope
+
+from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
+from .lax import full, reshape
+from .linearize import jvp_graph, transpose_graph
+
+
+def _flat_outputs(out: Any) -> tuple[list[TracedTensor], Any]:
+    leaves, treedef = tree.tree_flatten(out)
+    return [as_traced(leaf) for leaf in leaves], treedef
+
+
+def _trace(fun: Callable, args: Sequence[Any], kwargs: dict, argnums: Sequence[int]):
+    """Trace `fun` with the argnums arguments' leaves replaced by fresh leaves."""
+    for i in argnums:
+        if not -len(args) <= i < len(args):
+            raise ArgnumsError(
+                f"argnums {tuple(argnums)} out of range for {len(args)} positional argument(s)"
+            )
+    argnums = [i % len(args) for i in argnums]
+    flat, defs = [], []
+    for i in argnums:
+        leaves, treedef = tree.tree_flatten(args[i])
+        flat.extend(leaves)
+        defs.append((treedef, len(leaves)))
+    arguments = Arguments(flat)
+    call_args = list(args)
+    position = 0
+    for i, (treedef, count) in zip(argnums, defs):
+        call_args[i] = tree.tree_unflatten(treedef, arguments.leaves[position : position + count])
+        position += count
+    with transform_scope():
+        out = fun(*call_args, **kwargs)
+    return arguments, out, defs
+
+
+def _unflatten_per_arg(defs, values: Sequence[Any]) -> list[Any]:
+    result, position = [], 0
+    for treedef, count in defs:
+        result.append(tree.tree_unflatten(treedef, list(values[position : position + count])))
+        position += count
+    return result
+
+
+def _tangent_leaves(arguments: Arguments) -> list[TracedTensor]:
+    return [fresh_leaf(leaf, "tangent", bind=False) for leaf in arguments.leaves]
+
+
+def value_and_grad(
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+) -> Callable:
+    """f(*args) → (value, gradient of the scalar output w.r.t. args[argnums])."""
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else tuple(argnums)
+
+    def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
+        arguments, out, defs = _trace(fun, args, kwargs, nums)
+        aux_leaves, aux_def = [], None
+        if has_aux:
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise DifferentiationError(
+                    "has_aux=True requires the function to return a (output, aux) pair"
+                )
+            out, aux = out
+            aux_leaves, aux_def = _flat_outputs(aux)
+        out = as_traced(out)
+        _check_scalar_output(out, "grad", holomorphic)
+        check_differentiable(arguments.leaves, "grad", holomorphic)
+        tangents = _tangent_leaves(arguments)
+        (out_tangent,) = jvp_graph([out], arguments.leaves, tangents)
+        seed = fresh_leaf(as_traced(np.ones((), dtype=out.dtype)), "seed", bind=True)
+        cts = transpose_graph([out_tangent], tangents, [seed])
+        grads = zeros_for(arguments.leaves, cts)
+        finished = arguments.finish([out, *grads, *aux_leaves])
+        value, grads, aux_values = (
+            finished[0],
+            finished[1 : 1 + len(grads)],
+            finished[1 + len(grads) :],
+        )
+        per_arg = _unflatten_per_arg(defs, grads)
+        g = per_arg[0] if single else tuple(per_arg)
+        if has_aux:
+            return (value, tree.tree_unflatten(aux_def, aux_values)), g
+        return value, g
+
+    return value_and_grad_f
+
+
+def grad(
+    fun: Callable,
+    argnums: int | Sequence[int] = 0,
+    has_aux: bool = False,
+    holomorphic: bool = False,
+) -> Callable:
+    """The gradient of a scalar-output function (JAX's `grad`)."""
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic)
+
+    def grad_f(*args: Any, **kwargs: Any) -> Any:
+        value, g = vg(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+
+    return grad_f
+
+
+def _check_scalar_output(out: TracedTensor, what: str, holomorphic: bool) -> None:
+    if out.shape != ():
+        raise DifferentiationError(
+            f"{what} requires a scalar output, got shape {out.shape} ({out.aval})"
+        )
+    if dt.is_complex(out.dtype) and not holomorphic:
+        raise DifferentiationError(
+            f"{what} requires real-valued outputs (float dtype), but got {out.dtype}; "
+            "for holomorphic differentiation pass holomorphic=True"
+        )
+    if not dt.is_inexact(out.dtype):
+        raise DifferentiationError(f"{what} requires a float output, got {out.dtype}")
+
+
+def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
+    """(f(*primals), J·tangents): forward mode, tangents given per primal (pytrees)."""
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
+        raise TypeError("jvp takes primals and tangents as tuples or lists of arguments")
+    if len(primals) != len(tangents):
+        raise TreeStructureError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
+    arguments, out, defs = _trace(fun, tuple(primals), {}, tuple(range(len(primals))))
+    t_flat = tree.tree_leaves(list(tangents))
+    if len(t_flat) != len(arguments.leaves):
+        raise TreeStructureError("jvp: tangents do not have the structure of primals")
+    given = [as_traced(t) for t in t_flat]
+    for p, t in zip(arguments.leaves, given):
+        if p.shape != t.shape:
+            raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
+    outs, out_def = _flat_outputs(out)
+    tangents_out = jvp_graph(
+        outs, arguments.leaves, [_tangent_dtype(t, p) for t, p in zip(given, arguments.leaves)]
+    )
+    tangents_out = zeros_for(outs, tangents_out)
+    finished = arguments.finish([*outs, *tangents_out])
+    n = len(outs)
+    return tree.tree_unflatten(out_def, finished[:n]), tree.tree_unflatten(out_def, finished[n:])
+
+
+def _tangent_dtype(t: TracedTensor, primal: TracedTensor) -> TracedTensor:
+    from .lax import convert
+
+    return convert(t, primal.dtype) if dt.is_inexact(primal.dtype) else t
+
+
+def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
+    """(f(*primals), f_jvp) where f_jvp(*tangents) evaluates the linearised map."""
+    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))))
+    outs, out_def = _flat_outputs(out)
+    tangents = _tangent_leaves(arguments)
+    tangents_out = zeros_for(outs, jvp_graph(outs, arguments.leaves, tangents))
+    primal_out = tree.tree_unflatten(out_def, arguments.finish(outs))
+
+    def f_jvp(*tangent_args: Any) -> Any:
+        flat = tree.tree_leaves(list(tangent_args))
+        if len(flat) != len(tangents):
+            raise TreeStructureError("linearize: tangents do not have the structure of primals")
+        mapping = {leaf.key: _tangent_dtype(as_traced(t), leaf) for leaf, t in zip(tangents, flat)}
+        return tree.tree_unflatten(out_def, arguments.finish(tangents_out, mapping))
+
+    return primal_out, f_jvp
+
+
+def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
+    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))))
+    aux_out = None
+    if has_aux:
+        out, aux = out
+        aux_leaves, aux_def = _flat_outputs(aux)
+        aux_out = tree.tree_unflatten(aux_def, arguments.finish(aux_leaves))
+    outs, out_def = _flat_outputs(out)
+    tangents = _tangent_leaves(arguments)
+    tangents_out = jvp_graph(outs, arguments.leaves, tangents)
+    primal_out = tree.tree_unflatten(out_def, arguments.finish(outs))
+
+    def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
+        ct_leaves, ct_def = tree.tree_flatten(cotangent)
+        if ct_def != out_def:
+            raise TreeStructureError(
+                f"vjp: cotangent structure {ct_def} does not match output {out_def}"
+            )
+        cts = [as_traced(c) for c in ct_leaves]
+        for o, c in zip(outs, cts):
+            if o.shape != c.shape:
+                raise ShapeError(
+                    f"vjp: cotangent shape {c.shape} does not match output shape {o.shape}"
+                )
+        result = transpose_graph(tangents_out, tangents, cts)
+        finished = arguments.finish(zeros_for(arguments.leaves, result))
+        return tuple(_unflatten_per_arg(defs, finished))
+
+    return (primal_out, vjp_fun, aux_out) if has_aux else (primal_out, vjp_fun)
+
+
+def _basis(aval, index: int) -> TracedTensor:
+    one = np.zeros(int(np.prod(aval.shape, dtype=np.int64)), dtype=aval.dtype)
+    one[index] = 1
+    return as_traced(one.reshape(aval.shape))
+
+
+def _size(shape) -> int:
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def jacfwd(fun: Callable, argnums: int = 0) -> Callable:
+    """Jacobian by forward mode: one tangent per input element; shape out.shape + x.shape."""
+
+    def jac(*args: Any) -> Any:
+        arguments, out, defs = _trace(fun, args, {}, (argnums,))
+        (x,) = _single_leaf(arguments, "jacfwd")
+        out = as_traced(out)
+        tangent = fresh_leaf(x, "tangent", bind=False)
+        (t_out,) = zeros_for([out], jvp_graph([out], [x], [tangent]))
+        columns = [
+            reshape(_substituted(t_out, tangent, _basis(x.aval, i)), (_size(out.shape),))
+            for i in range(_size(x.shape))
+        ]
+        return arguments.finish([_assemble(columns, out.shape, x.shape, by_column=True)])[0]
+
+    return jac
+
+
+def jacrev(fun: Callable, argnums: int = 0) -> Callable:
+    """Jacobian by reverse mode: one cotangent per output element; shape out.shape + x.shape."""
+
+    def jac(*args: Any) -> Any:
+        arguments, out, defs = _trace(fun, args, {}, (argnums,))
+        (x,) = _single_leaf(arguments, "jacrev")
+        out = as_traced(out)
+        tangent = fresh_leaf(x, "tangent", bind=False)
+        (t_out,) = jvp_graph([out], [x], [tangent])
+        rows = []
+        for i in range(_size(out.shape)):
+            (ct,) = zeros_for([x], transpose_graph([t_out], [tangent], [_basis(out.aval, i)]))
+            rows.append(reshape(ct, (_size(x.shape),)))
+        return arguments.finish([_assemble(rows, out.shape, x.shape, by_column=False)])[0]
+
+    return jac
+
+
+def _single_leaf(arguments: Arguments, what: str) -> list[TracedTensor]:
+    if len(arguments.leaves) != 1:
+        raise DifferentiationError(f"{what} supports one array argument per argnums, got a pytree")
+    check_differentiable(arguments.leaves, what)
+    return arguments.leaves
+
+
+def _substituted(t: TracedTensor, leaf: TracedTensor, value: TracedTensor) -> TracedTensor:
+    from .walk import substitute
+
+    return substitute([t], {leaf.key: value})[0]
+
+
+def _assemble(parts: list[TracedTensor], out_shape, in_shape, by_column: bool) -> TracedTensor:
+    from tf8.numpy import stack
+
+    if not parts:
+        return full(_aval(tuple(out_shape) + tuple(in_shape)), 0)
+    matrix = stack(parts, axis=1 if by_column else 0)
+    return reshape(matrix, tuple(out_shape) + tuple(in_shape))
+
+
+def _aval(shape):
+    from tf8.ops.primitive import Aval
+
+    return Aval(shape, dt.float64)
+
+
+def hessian(fun: Callable, argnums: int = 0) -> Callable:
+    """Second derivatives: jacfwd of jacrev."""
+    return jacfwd(jacrev(fun, argnums), argnums)
+
+
+def hvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
+    """Hessian-vector product: forward-over-reverse, jvp(grad(f), primals, tangents)[1]."""
+    argnums = 0 if len(primals) == 1 else tuple(range(len(primals)))
+    return jvp(grad(fun, argnums=argnums), tuple(primals), tuple(tangents))[1]
+
+
+def linear_transpose(fun: Callable, *primals: Any) -> Callable:
+    """The transpose of the linear function `fun` at inputs shaped like `primals`."""
+    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))))
+    outs, out_def = _flat_outputs(out)
+    inputs = arguments.leaves
+
+    def transposed(cotangent: Any) -> tuple[Any, ...]:
+        ct_leaves, ct_def = tree.tree_flatten(cotangent)
+        if ct_def != out_def:
+            raise TreeStructureError(f"linear_transpose: cotangent structure {ct_def} != {out_def}")
+        result = transpose_graph(outs, inputs, [as_traced(c) for c in ct_leaves])
+        finished = arguments.finish(zeros_for(inputs, result))
+        return tuple(_unflatten_per_arg(defs, finished))
+
+    return transposed

@@ -1,0 +1,295 @@
+"""Transpose rules for every primitive that can appear in a linear (tangent) graph.
+
+`rule(op, operands, linear, ct) -> list of cotangents, one per operand` where `linear[i]`
+says operand i is a linear input (its entry in `operands` is a TracedTensor carrying only the
+right aval when linear, the residual value otherwise) and `ct` is the output cotangent.
+Complex numbers follow JAX: the transpose is taken w.r.t. the bilinear pairing sum(a*b), so
+`mul` transposes to `ct * a` (no conjugation) and `conj` to `conj`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from tf8.ops import dtypes as dt
+from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
+from tf8.ops.primitive import Primitive
+from tf8.traced import TracedTensor, apply1
+
+from .lax import Tangent, broadcast, convert, div, mul, neg, reduce_sum, reshape, transpose, zeros
+
+TransposeRule = Callable[
+    [Primitive, Sequence[TracedTensor], Sequence[bool], TracedTensor], list[Tangent]
+]
+TRANSPOSE_RULES: dict[str, TransposeRule] = {}
+
+
+def _each(fn: Callable[[TracedTensor, TracedTensor], Tangent]) -> TransposeRule:
+    """A rule computing each linear operand's cotangent independently: fn(ct, operand)."""
+
+    def rule(op, operands, linear, ct):
+        return [fn(ct, x) if is_linear else None for x, is_linear in zip(operands, linear)]
+
+    return rule
+
+
+TRANSPOSE_RULES["add"] = _each(lambda ct, x: ct)
+TRANSPOSE_RULES["neg"] = _each(lambda ct, x: neg(ct))
+TRANSPOSE_RULES["conj"] = _each(lambda ct, x: apply1("conj", [ct]))
+
+
+def _sub(op, operands, linear, ct):
+    return [ct if linear[0] else None, neg(ct) if linear[1] else None]
+
+
+def _mul(op, operands, linear, ct):
+    if linear[0] and linear[1]:
+        raise TypeError("mul of two linear values is not linear")
+    return [
+        mul(ct, operands[1]) if linear[0] else None,
+        mul(operands[0], ct) if linear[1] else None,
+    ]
+
+
+def _div(op, operands, linear, ct):
+    if linear[1]:
+        raise TypeError("div by a linear value is not linear")
+    return [div(ct, operands[1]), None]
+
+
+TRANSPOSE_RULES["sub"] = _sub
+TRANSPOSE_RULES["mul"] = _mul
+TRANSPOSE_RULES["div"] = _div
+
+
+def _real(op, operands, linear, ct):
+    return [convert(ct, operands[0].dtype)]
+
+
+def _imag(op, operands, linear, ct):
+    # imag(t) = Im(t): its transpose maps ct to complex(0, -ct).
+    return [mul(convert(ct, operands[0].dtype), -1j)]
+
+
+def _complex(op, operands, linear, ct):
+    re = apply1("real", [ct]) if linear[0] else None
+    im = neg(apply1("imag", [ct])) if linear[1] else None
+    return [re, im]
+
+
+def _convert(op, operands, linear, ct):
+    (x,) = operands
+    if dt.is_complex(ct.dtype) and not dt.is_complex(x.dtype):
+        ct = apply1("real", [ct])
+    return [convert(ct, x.dtype)]
+
+
+TRANSPOSE_RULES["real"] = _real
+TRANSPOSE_RULES["imag"] = _imag
+TRANSPOSE_RULES["complex"] = _complex
+TRANSPOSE_RULES["convert"] = _convert
+
+
+def _reduce_sum(op, operands, linear, ct):
+    (x,) = operands
+    kept = tuple(i for i in range(x.ndim) if i not in op["axes"])
+    return [broadcast(ct, x.shape, kept)]
+
+
+def _broadcast_in_dim(op, operands, linear, ct):
+    (x,) = operands
+    dims = op["broadcast_dimensions"]
+    target = op["shape"]
+    summed = [i for i in range(len(target)) if i not in dims]
+    # Operand axes of size 1 that were stretched are summed too (then reshaped back).
+    stretched = [dims[i] for i, d in enumerate(x.shape) if d == 1 and target[dims[i]] != 1]
+    total = reduce_sum(ct, sorted(summed + stretched))
+    return [reshape(total, x.shape)]
+
+
+def _cumsum(op, operands, linear, ct):
+    return [apply1("cumsum", [ct], axis=op["axis"], reverse=not op["reverse"])]
+
+
+def _transpose(op, operands, linear, ct):
+    inverse = tuple(int(i) for i in np.argsort(op["permutation"]))
+    return [transpose(ct, inverse)]
+
+
+TRANSPOSE_RULES["reduce_sum"] = _reduce_sum
+TRANSPOSE_RULES["broadcast_in_dim"] = _broadcast_in_dim
+TRANSPOSE_RULES["cumsum"] = _cumsum
+TRANSPOSE_RULES["transpose"] = _transpose
+TRANSPOSE_RULES["reshape"] = _each(lambda ct, x: reshape(ct, x.shape))
+TRANSPOSE_RULES["reverse"] = lambda op, operands, linear, ct: [
+    apply1("reverse", [ct], axes=op["axes"])
+]
+TRANSPOSE_RULES["extract_diag"] = _each(lambda ct, x: apply1("embed_diag", [ct]))
+TRANSPOSE_RULES["embed_diag"] = _each(lambda ct, x: apply1("extract_diag", [ct]))
+TRANSPOSE_RULES["tril"] = lambda op, operands, linear, ct: [apply1("tril", [ct], k=op["k"])]
+TRANSPOSE_RULES["triu"] = lambda op, operands, linear, ct: [apply1("triu", [ct], k=op["k"])]
+
+
+def _select(op, operands, linear, ct):
+    pred = operands[0]
+    if linear[0]:
+        raise TypeError("select on a linear predicate is not linear")
+    zero = zeros(ct.aval)
+    on_true = apply1("select", [pred, ct, zero]) if linear[1] else None
+    on_false = apply1("select", [pred, zero, ct]) if linear[2] else None
+    return [None, on_true, on_false]
+
+
+TRANSPOSE_RULES["select"] = _select
+
+
+def _slice(op, operands, linear, ct):
+    (x,) = operands
+    strides = op["strides"] or (1,) * x.ndim
+    config = []
+    for start, n, stride, dim in zip(op["start"], ct.shape, strides, x.shape):
+        end = start + (n - 1) * stride + 1 if n else start
+        config.append((start, dim - end, stride - 1))
+    zero = zeros(_scalar_aval(ct))
+    return [apply1("pad", [ct, zero], config=tuple(config))]
+
+
+def _scalar_aval(x: TracedTensor):
+    from tf8.ops.primitive import Aval
+
+    return Aval((), x.dtype)
+
+
+def _pad(op, operands, linear, ct):
+    x, value = operands
+    config = op["config"]
+    # Undo negative padding (a crop) by padding the cotangent back with zeros first.
+    regrow = tuple((max(-lo, 0), max(-hi, 0), 0) for lo, hi, _ in config)
+    if any(lo or hi for lo, hi, _ in regrow):
+        ct = apply1("pad", [ct, zeros(_scalar_aval(ct))], config=regrow)
+    start = tuple(max(lo, 0) for lo, _, _ in config)
+    limit = tuple(
+        s + (d - 1) * (i + 1) + 1 if d else s for s, d, (_, _, i) in zip(start, x.shape, config)
+    )
+    strides = tuple(i + 1 for _, _, i in config)
+    ct_x = apply1(
+        "slice", [ct], start=start, limit=limit, strides=None if set(strides) <= {1} else strides
+    )
+    ct_value = None
+    if linear[1]:
+        everything = reduce_sum(ct, range(ct.ndim))
+        ct_value = apply1("sub", [everything, reduce_sum(ct_x, range(ct_x.ndim))])
+    return [ct_x if linear[0] else None, ct_value]
+
+
+TRANSPOSE_RULES["slice"] = _slice
+TRANSPOSE_RULES["pad"] = _pad
+
+
+def _concatenate(op, operands, linear, ct):
+    axis = op["axis"]
+    result: list[Tangent] = []
+    offset = 0
+    for x, is_linear in zip(operands, linear):
+        size = x.shape[axis]
+        if is_linear:
+            start = tuple(offset if i == axis else 0 for i in range(ct.ndim))
+            limit = tuple(offset + size if i == axis else d for i, d in enumerate(ct.shape))
+            result.append(apply1("slice", [ct], start=start, limit=limit, strides=None))
+        else:
+            result.append(None)
+        offset = offset + size
+    return result
+
+
+TRANSPOSE_RULES["concatenate"] = _concatenate
+
+
+def _ranges_like(*groups: Sequence[int]) -> list[tuple[int, ...]]:
+    out, start = [], 0
+    for g in groups:
+        out.append(tuple(range(start, start + len(g))))
+        start += len(g)
+    return out
+
+
+def _dot_transpose_lhs(ct, x, y, dimension_numbers, swap_ans=False):
+    (x_contract, y_contract), (x_batch, y_batch) = dimension_numbers
+    x_kept = [i for i in range(x.ndim) if i not in x_contract and i not in x_batch]
+    y_kept = [i for i in range(y.ndim) if i not in y_contract and i not in y_batch]
+    if swap_ans:
+        ans_batch, ans_y, _ = _ranges_like(x_batch, y_kept, x_kept)
+    else:
+        ans_batch, _, ans_y = _ranges_like(x_batch, x_kept, y_kept)
+    dims = ((ans_y, tuple(y_kept)), (ans_batch, tuple(y_batch)))
+    x_contract_sorted_by_y = [x_contract[i] for i in np.argsort(y_contract)]
+    out_axes = tuple(int(i) for i in np.argsort(list(x_batch) + x_kept + x_contract_sorted_by_y))
+    product = apply1("dot_general", [ct, y], contracting=dims[0], batch=dims[1])
+    return transpose(product, out_axes)
+
+
+def _dot_general(op, operands, linear, ct):
+    x, y = operands
+    if linear[0] and linear[1]:
+        raise TypeError("dot_general of two linear values is not linear")
+    numbers = (op["contracting"], op["batch"])
+    if linear[0]:
+        return [_dot_transpose_lhs(ct, x, y, numbers), None]
+    (xc, yc), (xb, yb) = numbers
+    swapped = ((yc, xc), (yb, xb))
+    return [None, _dot_transpose_lhs(ct, y, x, swapped, swap_ans=True)]
+
+
+TRANSPOSE_RULES["dot_general"] = _dot_general
+
+
+def _gather(op, operands, linear, ct):
+    operand, indices = operands
+    params = gather_transpose_params(op)
+    return [apply1("scatter_add", [zeros(operand.aval), indices, ct], **params), None]
+
+
+def _scatter_add(op, operands, linear, ct):
+    operand, indices, updates = operands
+    ct_updates = None
+    if linear[2]:
+        params = scatter_add_transpose_params(op, updates.shape)
+        ct_updates = apply1("gather", [ct, indices], **params)
+    return [ct if linear[0] else None, None, ct_updates]
+
+
+def _dynamic_slice(op, operands, linear, ct):
+    x, *starts = operands
+    return [apply1("dynamic_update_slice", [zeros(x.aval), ct, *starts])] + [None] * len(starts)
+
+
+def _dynamic_update_slice(op, operands, linear, ct):
+    x, update, *starts = operands
+    ct_x = apply1("dynamic_update_slice", [ct, zeros(update.aval), *starts]) if linear[0] else None
+    ct_update = None
+    if linear[1]:
+        ct_update = apply1("dynamic_slice", [ct, *starts], slice_sizes=tuple(update.shape))
+    return [ct_x, ct_update] + [None] * len(starts)
+
+
+def _dynamic_truncate(op, operands, linear, ct):
+    # Pad back to the operand's size; a zeros reference carries that (possibly symbolic) size.
+    x, size = operands
+    return [apply1("pad_to_match", [ct, zeros(x.aval)], axis=op["axis"]), None]
+
+
+def _pad_to_match(op, operands, linear, ct):
+    x, ref = operands
+    axis = op["axis"]
+    limit = tuple(x.shape[axis] if i == axis else d for i, d in enumerate(ct.shape))
+    return [apply1("slice", [ct], start=(0,) * ct.ndim, limit=limit, strides=None), None]
+
+
+TRANSPOSE_RULES["gather"] = _gather
+TRANSPOSE_RULES["scatter_add"] = _scatter_add
+TRANSPOSE_RULES["dynamic_slice"] = _dynamic_slice
+TRANSPOSE_RULES["dynamic_update_slice"] = _dynamic_update_slice
+TRANSPOSE_RULES["dynamic_truncate"] = _dynamic_truncate
+TRANSPOSE_RULES["pad_to_match"] = _pad_to_match
