@@ -7,10 +7,23 @@ tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compi
 
 from tf8 import errors, tree
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
+from tf8.ad import (
+    grad,
+    hessian,
+    hvp,
+    jacfwd,
+    jacrev,
+    jvp,
+    linear_transpose,
+    linearize,
+    value_and_grad,
+    vjp,
+)
 from tf8.api import evaluate
 from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
 from tf8.jit import jit, make_program
 from tf8.runtime import NumpyEngine, Prepared, Runtime
+from tf8.testing import check_grads
 from tf8.traced import TracedTensor, placeholder, tensor
 
 __version__ = "0.1.0"
@@ -23,8 +36,19 @@ __all__ = [
     "Runtime",
     "SemanticFingerprint",
     "TracedTensor",
+    "check_grads",
     "errors",
     "evaluate",
+    "grad",
+    "hessian",
+    "hvp",
+    "jacfwd",
+    "jacrev",
+    "jvp",
+    "linear_transpose",
+    "linearize",
+    "value_and_grad",
+    "vjp",
     "jit",
     "make_program",
     "numpy",
