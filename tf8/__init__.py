@@ -8,6 +8,8 @@ tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compi
 from tf8 import errors, tree
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.ad import (
+    custom_jvp,
+    custom_vjp,
     grad,
     hessian,
     hvp,
@@ -16,6 +18,7 @@ from tf8.ad import (
     jvp,
     linear_transpose,
     linearize,
+    stop_gradient,
     value_and_grad,
     vjp,
 )
@@ -37,6 +40,8 @@ __all__ = [
     "SemanticFingerprint",
     "TracedTensor",
     "check_grads",
+    "custom_jvp",
+    "custom_vjp",
     "errors",
     "evaluate",
     "grad",
@@ -47,6 +52,7 @@ __all__ = [
     "jvp",
     "linear_transpose",
     "linearize",
+    "stop_gradient",
     "value_and_grad",
     "vjp",
     "jit",

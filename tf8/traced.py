@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ConcretizationError, InPlaceAssignmentError, TracingError
+from tf8.errors import ArityError, ConcretizationError, InPlaceAssignmentError, TracingError
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.infer import infer
@@ -137,7 +137,13 @@ def _same_array(a: Any, b: Any) -> bool:
 
 def apply(op: Primitive, inputs: Sequence[TracedTensor]) -> list[TracedTensor]:
     """Validate and record `op` on `inputs`; return its outputs (validation before the node)."""
-    avals = infer(op, [t.aval for t in inputs])
+    in_avals = [t.aval for t in inputs]
+    if getattr(op, "is_extension", False):
+        if len(inputs) != op.input_count:
+            raise ArityError(f"{op!r} takes {op.input_count} operands, got {len(inputs)}")
+        avals = tuple(op.infer(in_avals, []))
+    else:
+        avals = infer(op, in_avals)
     keys = tuple(t.key for t in inputs)
     role = PRIMARY
     lin = False

@@ -25,3 +25,7 @@ __all__ = [
     "value_and_grad",
     "vjp",
 ]
+
+from .custom import custom_jvp, custom_vjp, stop_gradient
+
+__all__ += ["custom_jvp", "custom_vjp", "stop_gradient"]
