@@ -11,7 +11,6 @@ simply called: the outer transform traces and compiles everything anyway, so jit
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
@@ -19,8 +18,9 @@ import numpy as np
 
 from tf8 import api
 from tf8.compiler import CompiledGraph
-from tf8.errors import DTypeError, TracingError
+from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
 from tf8.graph import materialize_merge
+from tf8.static_args import StaticArgs
 from tf8.traced import (
     TracedTensor,
     concrete_array,
@@ -89,8 +89,8 @@ class Jitted:
             raise TracingError(f"jit expects a callable, got {type(fun).__name__}: {fun!r}")
         functools.update_wrapper(self, fun)
         self._fun = fun
-        self._argnums, self._argnames = _resolve_static(fun, static_argnums, static_argnames)
-        self._has_static = bool(self._argnums or self._argnames)
+        self._static = StaticArgs(fun, static_argnums, static_argnames)
+        self._has_static = bool(self._static)
         self._entries: dict[Hashable, _Entry] = {}  # structure, raw leaf types → entry
         self._array_entries: dict[Hashable, _Entry] = {}  # positional ndarrays' shapes, dtypes
         self._traces: dict[Hashable, _Trace] = {}  # shapes and dtypes → trace
@@ -110,7 +110,7 @@ class Jitted:
                     self.hits += 1
                     return self._execute(entry, list(args))
         if self._has_static or kwargs:
-            dynamic, statics = self._split(args, kwargs)
+            dynamic, statics = self._static.split(args, kwargs)
         else:
             dynamic, statics = args, ()
         leaves, treedef = tree_flatten(dynamic)
@@ -122,12 +122,14 @@ class Jitted:
                 kind = _leaf_kind(leaf)
                 if kind is _INLINE:
                     return self._fun(*args, **kwargs)
+                if kind is None:
+                    self._array(leaf, args, kwargs, len(signature))  # raises
                 signature.append(kind)
         key = (treedef, statics, tuple(signature))
         try:
             entry = self._entries.get(key)
         except TypeError:
-            raise self._unhashable(statics) from None
+            raise self._static.unhashable_error(statics) from None
         if entry is None:
             entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
             if arrays_only:
@@ -152,9 +154,16 @@ class Jitted:
         """The CompiledGraph this function compiles to for these arguments (traced if new).
 
         TracedTensor arguments stand for their shape and dtype (symbolic dims allowed)."""
-        dynamic, statics = self._split(args, kwargs) if self._has_static or kwargs else (args, ())
+        dynamic, statics = (
+            self._static.split(args, kwargs) if self._has_static or kwargs else (args, ())
+        )
         leaves, treedef = tree_flatten(dynamic)
-        avals = tuple(_aval(leaf) for leaf in leaves)
+        avals = tuple(
+            (leaf.aval.shape, leaf.aval.dtype)
+            if isinstance(leaf, TracedTensor)
+            else _shape_dtype(self._array(leaf, args, kwargs, i))
+            for i, leaf in enumerate(leaves)
+        )
         trace = self._trace((treedef, statics, avals), treedef, statics, avals)
         if trace.compiled is None:
             raise TracingError(f"{self._name()} returns no arrays, so there is no program")
@@ -183,16 +192,8 @@ class Jitted:
     ) -> _Entry:
         """Trace (or reuse the trace of an equal shape/dtype signature) and cache an entry."""
         args, kwargs = call
-        arrays = []
-        for i, leaf in enumerate(leaves):
-            try:
-                arrays.append(concrete_array(leaf))
-            except DTypeError as exc:
-                raise TracingError(
-                    f"{self._name()}: argument {self._where(args, kwargs, i)} is an array of an "
-                    f"unsupported dtype ({exc}); convert it, or mark the argument static"
-                ) from None
-        avals = tuple((a.shape, a.dtype) for a in arrays)
+        arrays = [self._array(leaf, args, kwargs, i) for i, leaf in enumerate(leaves)]
+        avals = tuple(map(_shape_dtype, arrays))
         trace = self._trace((treedef, statics, avals), treedef, statics, avals)
         convert = any(a is not leaf for a, leaf in zip(arrays, leaves))
         entry = _Entry(trace, convert)
@@ -207,7 +208,8 @@ class Jitted:
             return trace
         with transform_scope():
             inputs = [placeholder(shape, dtype) for shape, dtype in avals]
-            args, kwargs = self._rebuild(treedef.unflatten(inputs), statics)
+            dynamic = treedef.unflatten(inputs)
+            args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
             self.trace_count += 1
             result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
@@ -217,9 +219,17 @@ class Jitted:
         else:
             reached = set(materialize_merge(None, [t.key for t in outputs]).inputs)
             used = [i for i, t in enumerate(inputs) if t.key in reached]
-            compiled = api.default_compiler.compile_with_input_specs(
-                outputs, [inputs[i] for i in used]
-            )
+            try:
+                compiled = api.default_compiler.compile_with_input_specs(
+                    outputs, [inputs[i] for i in used]
+                )
+            except UnboundPlaceholder as exc:
+                raise UnboundPlaceholder(
+                    f"{self._name()}: {exc}. The result depends on a traced value that does not "
+                    "come from this call's arguments: one leaked from another trace (kept in a "
+                    "global or closure by an earlier jit trace) or a tf8.placeholder made outside; "
+                    "pass it as an argument instead"
+                ) from None
             scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
             order = None if used == list(range(len(inputs))) else tuple(used)
             trace = _Trace(compiled, order, out_tree, scalars)
@@ -232,48 +242,27 @@ class Jitted:
         if isinstance(leaf, (np.ndarray, np.generic, *_SCALARS)):
             return tensor(leaf)  # a constant output: a bound leaf of the program
         raise TracingError(
-            f"{self._name()} returned a {type(leaf).__name__} ({leaf!r:.60}) as output leaf "
-            f"{index} of {out_tree}; a jitted function must return arrays, scalars or "
+            f"{self._name()} returned a value of type {type(leaf).__name__} ({leaf!r:.60}) as "
+            f"output leaf {index} of {out_tree}; a jitted function must return arrays, scalars or "
             "TracedTensors (or pytrees of them)"
         )
 
-    # --- static arguments -----------------------------------------------------------------
-    def _split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
-        """(dynamic args, dynamic kwargs) and the hashable static part of the key."""
-        nums, names = self._argnums, self._argnames
-        if nums:
-            dynamic_args = tuple(a for i, a in enumerate(args) if i not in nums)
-            positional = tuple((i, type(args[i]), args[i]) for i in sorted(nums) if i < len(args))
+    def _array(self, leaf: Any, args: Any, kwargs: dict[str, Any], index: int) -> np.ndarray:
+        """Argument leaf `index` as the array a placeholder stands for; TracingError if it
+        is not array data."""
+        problem = None
+        if _leaf_kind(leaf) is None:
+            problem = "is not an array, a scalar or a pytree of them"
         else:
-            dynamic_args, positional = args, ()
-        dynamic_kwargs = {k: v for k, v in kwargs.items() if k not in names}
-        keyword = tuple(sorted((k, type(v), v) for k, v in kwargs.items() if k in names))
-        return (dynamic_args, dynamic_kwargs), (positional, keyword)
-
-    def _rebuild(self, dynamic: Any, statics: Any) -> tuple[list[Any], dict[str, Any]]:
-        if not statics:
-            return list(dynamic), {}
-        (dynamic_args, dynamic_kwargs), (positional, keyword) = dynamic, statics
-        args = list(dynamic_args)
-        for i, _, value in positional:
-            args.insert(i, value)
-        return args, {**dynamic_kwargs, **{k: v for k, _, v in keyword}}
-
-    def _unhashable(self, statics: Any) -> TracingError:
-        positional, keyword = statics
-        for what, value in [(f"argument {i}", v) for i, _, v in positional] + [
-            (f"argument {k!r}", v) for k, _, v in keyword
-        ]:
             try:
-                hash(value)
-            except TypeError:
-                return TracingError(
-                    f"static {what} of {self._name()} has unhashable type "
-                    f"{type(value).__name__} ({value!r:.60}): static values key the jit cache, "
-                    "so they must be hashable (pass a tuple instead of a list or array, or make "
-                    "the argument dynamic)"
-                )
-        return TracingError(f"static arguments of {self._name()} are not hashable")
+                return concrete_array(leaf)
+            except DTypeError as exc:
+                problem = f"has an unsupported dtype ({exc})"
+        raise TracingError(
+            f"argument {self._where(args, kwargs, index)} of {self._name()} {problem}: got "
+            f"{type(leaf).__name__} {leaf!r:.60}; convert it, or mark the argument static "
+            "(static_argnums / static_argnames)"
+        )
 
     # --- messages -------------------------------------------------------------------------
     def _name(self) -> str:
@@ -282,14 +271,16 @@ class Jitted:
     def _where(self, args: tuple[Any, ...], kwargs: dict[str, Any], leaf_index: int) -> str:
         """Which argument holds dynamic leaf `leaf_index` (flattening order: positional
         arguments, then keyword arguments by sorted name), for error messages."""
-        named = [(str(i), a) for i, a in enumerate(args) if i not in self._argnums]
-        named += [(repr(k), v) for k, v in sorted(kwargs.items()) if k not in self._argnames]
-        for name, value in named:
+        for name, value in self._static.dynamic_names(args, kwargs):
             count = len(tree_flatten(value)[0])
             if leaf_index < count:
                 return name
             leaf_index -= count
         return f"leaf {leaf_index}"
+
+
+def _shape_dtype(array: np.ndarray) -> tuple[Any, Any]:
+    return array.shape, array.dtype
 
 
 def _leaf_kind(leaf: Any) -> Any:
@@ -301,72 +292,7 @@ def _leaf_kind(leaf: Any) -> Any:
         return (cls, leaf.shape, leaf.dtype) if leaf.is_concrete else _INLINE
     if isinstance(leaf, (np.ndarray, np.generic)):
         return (cls, leaf.shape, leaf.dtype)
-    raise TracingError(
-        f"jit arguments must be arrays, scalars or pytrees of them; got a {cls.__name__} "
-        f"({leaf!r:.60}): mark it static (static_argnums / static_argnames) if it is not data"
-    )
-
-
-def _aval(leaf: Any) -> tuple[Any, Any]:
-    """Shape and dtype of an argument leaf for `lower` (TracedTensors by their aval)."""
-    if isinstance(leaf, TracedTensor):
-        return leaf.shape, leaf.dtype
-    _leaf_kind(leaf)  # rejects non-array leaves
-    array = concrete_array(leaf)
-    return array.shape, array.dtype
-
-
-def _resolve_static(
-    fun: Callable[..., Any], argnums: int | Iterable[int], argnames: str | Iterable[str]
-) -> tuple[frozenset[int], frozenset[str]]:
-    """Check static_argnums / static_argnames against `fun`'s signature; each implies the
-    other for parameters that can be passed either way (as JAX does)."""
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    names = (argnames,) if isinstance(argnames, str) else tuple(argnames)
-    for n in nums:
-        if not isinstance(n, int) or isinstance(n, bool):
-            raise TracingError(f"static_argnums must be ints, got {n!r}")
-    for s in names:
-        if not isinstance(s, str):
-            raise TracingError(f"static_argnames must be strings, got {s!r}")
-    try:
-        params = list(inspect.signature(fun).parameters.values())
-    except (TypeError, ValueError):  # builtins without a signature: trust the caller
-        if any(n < 0 for n in nums):
-            raise TracingError("negative static_argnums need a function with a signature") from None
-        return frozenset(nums), frozenset(names)
-    kinds = inspect.Parameter
-    positional = [
-        p for p in params if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)
-    ]
-    var_positional = any(p.kind is kinds.VAR_POSITIONAL for p in params)
-    var_keyword = any(p.kind is kinds.VAR_KEYWORD for p in params)
-    resolved: set[int] = set()
-    for n in nums:
-        index = n + len(positional) if n < 0 and not var_positional else n
-        if index < 0 or (index >= len(positional) and not var_positional):
-            raise TracingError(
-                f"static_argnums={nums}: {getattr(fun, '__qualname__', fun)} takes "
-                f"{len(positional)} positional argument(s) {[p.name for p in positional]}, so "
-                f"argument {n} does not exist"
-            )
-        resolved.add(index)
-    by_name = {p.name: i for i, p in enumerate(positional)}
-    keyword_names = {p.name for p in params if p.kind is not kinds.POSITIONAL_ONLY}
-    static_names = set(names)
-    for s in names:
-        if s not in keyword_names and not var_keyword:
-            raise TracingError(
-                f"static_argnames={names}: {getattr(fun, '__qualname__', fun)} has no "
-                f"parameter {s!r} that can be passed by keyword (parameters: "
-                f"{[p.name for p in params]})"
-            )
-        if s in by_name:
-            resolved.add(by_name[s])
-    for i in resolved:
-        if i < len(positional) and positional[i].kind is kinds.POSITIONAL_OR_KEYWORD:
-            static_names.add(positional[i].name)
-    return frozenset(resolved), frozenset(static_names)
+    return None  # not an array: the caller reports where it was passed
 
 
 def jit(
