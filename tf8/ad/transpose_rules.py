@@ -47,9 +47,10 @@ def _sub(op, operands, linear, ct):
 def _mul(op, operands, linear, ct):
     if linear[0] and linear[1]:
         raise TypeError("mul of two linear values is not linear")
+    # Always ct first: x*x then transposes to two equal `mul(ct, x)` that CSE merges.
     return [
         mul(ct, operands[1]) if linear[0] else None,
-        mul(operands[0], ct) if linear[1] else None,
+        mul(ct, operands[0]) if linear[1] else None,
     ]
 
 
