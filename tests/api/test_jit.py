@@ -299,3 +299,21 @@ def test_bad_options_are_reported_when_jitting():
         tf8.jit(lambda x, y: x, static_argnums=2)
     with pytest.raises(TracingError, match=r"no parameter 'z'"):
         tf8.jit(lambda x, y: x, static_argnames="z")
+
+
+# --- with autodiff -------------------------------------------------------------------------
+
+
+def test_grad_of_jit_differentiates_through_the_jitted_function():
+    f, traces = counted(lambda x: (tnp.sin(x) ** 2).sum())
+    x = np.linspace(0.0, 1.0, 4)
+    np.testing.assert_allclose(tf8.grad(f)(x), 2 * np.sin(x) * np.cos(x))
+    assert f.trace_count == 0  # inlined into grad's trace
+
+
+def test_jit_of_grad_traces_once():
+    g, traces = counted(tf8.grad(lambda x: (tnp.sin(x) ** 2).sum()))
+    x = np.linspace(0.0, 1.0, 4)
+    for _ in range(3):
+        np.testing.assert_allclose(g(x), 2 * np.sin(x) * np.cos(x))
+    assert len(traces) == 1
