@@ -1,0 +1,242 @@
+"""einsum: numpy's subscripts as one extension op with a contraction path chosen at trace time.
+
+`einsum(subscripts, *operands)` normalises the subscripts first (ellipses become letters,
+the implicit output is made explicit, size-1 axes that broadcast get letters of their own,
+repeated letters in one operand become `extract_diag`, letters only one operand has become
+`reduce_sum`), so the `Einsum` op it records satisfies one invariant: every letter of an
+operand appears in another operand or in the output. That keeps its AD rules one line each:
+the op is multilinear, so its JVP is the sum of the einsums with one operand replaced by its
+tangent, and the transpose for operand i is the einsum of the cotangent with the others
+(JAX's bilinear convention: no conjugation for complex numbers).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import DTypeError, ParameterError, ShapeError
+from tf8.ops import dtypes as dt
+from tf8.ops.extension.base import ExtensionOp
+from tf8.ops.primitive import Aval
+from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, is_symbolic, shape_str
+from tf8.traced import TracedTensor, apply, apply1, tensor
+
+ELLIPSIS = "..."
+
+
+class Einsum(ExtensionOp):
+    """A normalised einsum: payload `(input subscripts, output subscripts, contraction path)`."""
+
+    family = "tf8.einsum.v1"
+    name = "einsum"
+
+    def __init__(self, inputs: tuple[str, ...], output: str, path: tuple | None) -> None:
+        super().__init__((inputs, output, path), len(inputs), 1)
+
+    @property
+    def subscripts(self) -> str:
+        inputs, output, _ = self.payload
+        return f"{','.join(inputs)}->{output}"
+
+    def __repr__(self) -> str:
+        return f"einsum[{self.subscripts}]"
+
+    def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
+        inputs, output, _ = self.payload
+        dtype = avals[0].dtype
+        if any(a.dtype != dtype for a in avals) or dtype not in dt.NUMERIC:
+            found = ", ".join(str(a) for a in avals)
+            raise DTypeError(f"einsum: operands must share one numeric dtype, got {found}")
+        sizes: dict[str, tuple[Dim, int]] = {}
+        for i, (subs, aval) in enumerate(zip(inputs, avals)):
+            if len(subs) != aval.ndim:
+                raise ShapeError(
+                    f"einsum {self.subscripts}: operand {i} has shape {shape_str(aval.shape)}"
+                    f" but subscripts {subs!r}"
+                )
+            for letter, size in zip(subs, aval.shape):
+                if letter not in sizes:
+                    sizes[letter] = (size, i)
+                    continue
+                first, j = sizes[letter]
+                same = dims_equal(first, size)
+                if same is False:
+                    raise ShapeError(_mismatch(self.subscripts, letter, first, j, size, i))
+                if same is None:
+                    guards.append(ShapeGuard(first, size, f"einsum subscript {letter!r}"))
+        return (Aval(tuple(sizes[letter][0] for letter in output), dtype),)
+
+    def kernel(self, op: ExtensionOp, *arrays: Any) -> Any:
+        path = self.payload[2]
+        optimize: Any = ["einsum_path", *path] if path is not None else "greedy"
+        return np.asarray(np.einsum(self.subscripts, *arrays, optimize=optimize))
+
+    def jvp(self, op, primals, outputs, tangents):
+        total = None
+        for i, t in enumerate(tangents):
+            if t is None:
+                continue
+            term = apply(self, [t if j == i else p for j, p in enumerate(primals)])[0]
+            total = term if total is None else apply1("add", [total, term])
+        return [total]
+
+    def transpose(self, op, operands, linear, ct):
+        inputs, output, _ = self.payload
+        if sum(linear) != 1:
+            raise TypeError("einsum is linear in one operand at a time")
+        i = list(linear).index(True)
+        subs = tuple(output if j == i else s for j, s in enumerate(inputs))
+        args = [ct if j == i else x for j, x in enumerate(operands)]
+        return [contract(subs, inputs[i], args) if j == i else None for j in range(len(inputs))]
+
+
+def _mismatch(subscripts: str, letter: str, a: Dim, i: int, b: Dim, j: int) -> str:
+    return (
+        f"einsum {subscripts}: subscript {letter!r} has size {a} in operand {i}"
+        f" but size {b} in operand {j}"
+    )
+
+
+def _path(subscripts: str, avals: Sequence[Aval]) -> tuple | None:
+    """The contraction order, chosen once; None when shapes are symbolic (chosen at run time)."""
+    if len(avals) < 2 or any(is_symbolic(a.shape) for a in avals):
+        return None
+    dummies = [np.broadcast_to(np.zeros((), a.dtype), a.shape) for a in avals]
+    strategy = "optimal" if len(avals) <= 4 else "greedy"
+    path, _ = np.einsum_path(subscripts, *dummies, optimize=strategy)
+    return tuple(tuple(step) for step in path[1:])
+
+
+def contract(inputs: Sequence[str], output: str, operands: Sequence[TracedTensor]) -> TracedTensor:
+    """Record an already-normalised einsum (see the module docstring for the invariant)."""
+    if len(operands) == 1:
+        perm = tuple(inputs[0].index(letter) for letter in output)
+        if perm == tuple(range(len(perm))):
+            return operands[0]
+        return apply1("transpose", [operands[0]], permutation=perm)
+    subscripts = f"{','.join(inputs)}->{output}"
+    path = _path(subscripts, [t.aval for t in operands])
+    return apply(Einsum(tuple(inputs), output, path), list(operands))[0]
+
+
+# --- the public function: parse and normalise numpy's subscripts --------------------------
+
+
+def _parse(subscripts: str, count: int) -> tuple[list[str], str | None]:
+    text = subscripts.replace(" ", "")
+    if text.count("->") > 1:
+        raise ParameterError(f"einsum: {subscripts!r} has more than one '->'")
+    lhs, arrow, rhs = text.partition("->")
+    inputs = lhs.split(",")
+    if len(inputs) != count:
+        raise ParameterError(
+            f"einsum: {subscripts!r} names {len(inputs)} operand(s) but {count} were given"
+        )
+    for part in [*inputs, rhs]:
+        bare = part.replace(ELLIPSIS, "", 1)
+        if any(c not in string.ascii_letters for c in bare):
+            raise ParameterError(f"einsum: bad subscripts {subscripts!r} (letters and '...' only)")
+    return inputs, (rhs if arrow else None)
+
+
+def _expand_ellipses(
+    inputs: list[str], output: str | None, operands: Sequence[TracedTensor]
+) -> tuple[list[list[str]], list[str]]:
+    """Subscripts as letter lists, `...` replaced by fresh letters (right-aligned, as numpy)."""
+    fresh = [c for c in string.ascii_letters if c not in "".join(inputs) + (output or "")]
+    counts = []
+    for i, (subs, x) in enumerate(zip(inputs, operands)):
+        named = len(subs.replace(ELLIPSIS, ""))
+        extra = x.ndim - named
+        if extra < 0 or (extra > 0 and ELLIPSIS not in subs):
+            raise ShapeError(
+                f"einsum: operand {i} has shape {shape_str(x.shape)} but subscripts {subs!r}"
+            )
+        counts.append(extra)
+    ellipsis = fresh[: max(counts, default=0)]
+    del fresh[: len(ellipsis)]
+    expanded = []
+    for subs, extra in zip(inputs, counts):
+        head, _, tail = subs.partition(ELLIPSIS)
+        mid = ellipsis[len(ellipsis) - extra :] if extra else []
+        expanded.append([*head, *mid, *tail])
+    if output is None:
+        letters = [c for sub in expanded for c in sub if c not in ellipsis]
+        out = ellipsis + sorted(c for c in set(letters) if letters.count(c) == 1)
+    else:
+        head, _, tail = output.partition(ELLIPSIS)
+        out = [*head, *(ellipsis if ELLIPSIS in output else []), *tail]
+        known = {c for sub in expanded for c in sub}
+        for c in out:
+            if out.count(c) > 1 or c not in known:
+                raise ParameterError(f"einsum: output subscript {c!r} repeated or not an input")
+    return expanded, out
+
+
+def _broadcast_letters(
+    subs: list[list[str]], operands: Sequence[TracedTensor], subscripts: str
+) -> None:
+    """Size-1 axes facing a larger size get a private letter (summed away, as numpy broadcasts)."""
+    size: dict[str, tuple[Dim, int]] = {}
+    for i, (letters, x) in enumerate(zip(subs, operands)):
+        for letter, d in zip(letters, x.shape):
+            if not is_symbolic(d) and d == 1:
+                continue
+            if letter in size and dims_equal(size[letter][0], d) is False:
+                raise ShapeError(
+                    _mismatch(subscripts, letter, size[letter][0], size[letter][1], d, i)
+                )
+            size.setdefault(letter, (d, i))
+    used = {c for letters in subs for c in letters}
+    fresh = (c for c in string.ascii_letters if c not in used)
+    for letters, x in zip(subs, operands):
+        for axis, (letter, d) in enumerate(zip(letters, x.shape)):
+            if letter in size and not is_symbolic(d) and d == 1 and size[letter][0] != 1:
+                letters[axis] = next(fresh)
+
+
+def _take_diagonals(letters: list[str], x: TracedTensor, subscripts: str) -> TracedTensor:
+    """x with every repeated letter reduced to its diagonal (letters updated in place)."""
+    while len(set(letters)) < len(letters):
+        letter = next(c for c in letters if letters.count(c) > 1)
+        p = letters.index(letter)
+        q = letters.index(letter, p + 1)
+        if dims_equal(x.shape[p], x.shape[q]) is False:
+            raise ShapeError(
+                f"einsum {subscripts}: repeated subscript {letter!r} has sizes"
+                f" {x.shape[p]} and {x.shape[q]}"
+            )
+        rest = [k for k in range(x.ndim) if k not in (p, q)]
+        x = apply1("extract_diag", [_permute(x, (*rest, p, q))])
+        letters[:] = [letters[k] for k in rest] + [letter]
+    return x
+
+
+def _permute(x: TracedTensor, perm: tuple[int, ...]) -> TracedTensor:
+    if perm == tuple(range(x.ndim)):
+        return x
+    return apply1("transpose", [x], permutation=perm)
+
+
+def einsum(subscripts: str, *operands: Any) -> TracedTensor:
+    """numpy.einsum on traced values (explicit or implicit output, `...`, size-1 broadcasting)."""
+    if not operands:
+        raise ParameterError("einsum: needs at least one operand")
+    xs = [tensor(x) for x in operands]
+    dtype = dt.result_type(*[x.dtype for x in xs])
+    xs = [x if x.dtype == dtype else apply1("convert", [x], dtype=dtype) for x in xs]
+    inputs, output = _parse(subscripts, len(xs))
+    subs, out = _expand_ellipses(inputs, output, xs)
+    _broadcast_letters(subs, xs, subscripts)
+    xs = [_take_diagonals(letters, x, subscripts) for letters, x in zip(subs, xs)]
+    for i, (letters, x) in enumerate(zip(subs, xs)):
+        others = set(out).union(*(set(s) for j, s in enumerate(subs) if j != i))
+        lonely = tuple(k for k, c in enumerate(letters) if c not in others)
+        if lonely:
+            xs[i] = apply1("reduce_sum", [x], axes=lonely)
+            subs[i] = [c for k, c in enumerate(letters) if k not in lonely]
+    return contract(["".join(s) for s in subs], "".join(out), xs)
