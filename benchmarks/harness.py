@@ -1,0 +1,236 @@
+"""A small benchmark harness: workloads of named variants, timed interleaved, checked first.
+
+A `Workload` builds its variants — no-argument callables keyed by name ("numpy", "tf8.jit",
+and "jax.jit" / "autograd" when those import) — for the given `Options`. `run_workload`
+checks that every variant agrees with the "numpy" one, warms them up, then times them
+round-robin (the order rotates every round, so drift and cache effects hit all variants
+alike) and reports medians. BLAS-bound workloads run under threadpoolctl with one BLAS
+thread, so the comparison is per core and not a race between thread pools.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import importlib
+import statistics
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+Variants = dict[str, Callable[[], Any]]
+BASELINE = "numpy"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How hard to measure: `quick` takes fewer, shorter samples; `tiny` shrinks the sizes
+    (for the smoke test, which only checks that the benchmark code runs)."""
+
+    quick: bool = False
+    tiny: bool = False
+
+    @property
+    def rounds(self) -> int:
+        return 5 if self.quick else 31
+
+    @property
+    def sample_seconds(self) -> float:
+        """Target duration of one timed sample (calls per sample are calibrated to it)."""
+        return 0.0002 if self.quick else 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """A named benchmark: `build(options)` returns its variants (it runs once, untimed)."""
+
+    name: str
+    description: str
+    build: Callable[[Options], Variants]
+    blas_bound: bool = False
+    rtol: float = 1e-7
+    atol: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    variant: str
+    median_s: float
+    min_s: float
+    samples: int
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    workload: Workload
+    timings: list[Timing] = field(default_factory=list)
+    blas_threads_limited: bool = False
+
+    def median(self, variant: str) -> float:
+        return next(t.median_s for t in self.timings if t.variant == variant)
+
+    def ratio(self, variant: str) -> float:
+        """Median time of `variant` over the numpy baseline's (lower is faster)."""
+        return self.median(variant) / self.median(BASELINE)
+
+
+class DisagreementError(AssertionError):
+    """A variant's result differs from the numpy baseline's: its timing would be meaningless."""
+
+
+def optional_module(name: str) -> ModuleType | None:
+    """`name` imported, or None when it is not installed (jax and autograd are optional)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def _leaves(value: Any) -> list[np.ndarray]:
+    from tf8.tree import tree_leaves
+
+    return [np.asarray(leaf) for leaf in tree_leaves(value)]
+
+
+def check_agreement(workload: Workload, variants: Mapping[str, Callable[[], Any]]) -> None:
+    """Every variant's result must match the numpy baseline's (same structure, allclose)."""
+    if BASELINE not in variants:
+        raise ValueError(f"workload {workload.name!r} has no {BASELINE!r} variant")
+    expected = _leaves(variants[BASELINE]())
+    for name, fn in variants.items():
+        got = _leaves(fn())
+        if len(got) != len(expected):
+            raise DisagreementError(
+                f"{workload.name}/{name}: {len(got)} outputs, numpy has {len(expected)}"
+            )
+        for i, (a, b) in enumerate(zip(got, expected)):
+            try:
+                np.testing.assert_allclose(a, b, rtol=workload.rtol, atol=workload.atol)
+            except AssertionError as exc:
+                raise DisagreementError(
+                    f"{workload.name}/{name}: output {i} differs from numpy\n{exc}"
+                ) from None
+
+
+def _calibrate(fn: Callable[[], Any], target: float) -> int:
+    """Calls per sample so that one sample lasts about `target` seconds."""
+    number = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= target or number >= 1 << 20:
+            return number
+        number = max(number * 2, int(number * target / max(elapsed, 1e-9)))
+
+
+def time_interleaved(variants: Mapping[str, Callable[[], Any]], options: Options) -> list[Timing]:
+    """Round-robin timing with warmup: per variant, the median and min time per call."""
+    names = list(variants)
+    numbers = {}
+    for name in names:  # warmup doubles as calibration
+        variants[name]()
+        numbers[name] = _calibrate(variants[name], options.sample_seconds)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for round_index in range(options.rounds):
+            shift = round_index % len(names)
+            for name in names[shift:] + names[:shift]:
+                fn, number = variants[name], numbers[name]
+                start = time.perf_counter()
+                for _ in range(number):
+                    fn()
+                samples[name].append((time.perf_counter() - start) / number)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return [
+        Timing(name, statistics.median(samples[name]), min(samples[name]), len(samples[name]))
+        for name in names
+    ]
+
+
+@contextlib.contextmanager
+def blas_threads(limit: bool) -> Iterator[bool]:
+    """One BLAS thread inside (when `limit`); yields whether the limit is in force."""
+    if not limit:
+        yield False
+        return
+    threadpoolctl = optional_module("threadpoolctl")
+    if threadpoolctl is None:
+        yield False
+        return
+    with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
+        yield True
+
+
+def run_workload(workload: Workload, options: Options) -> Result:
+    """Build, check and time one workload."""
+    with blas_threads(workload.blas_bound) as limited:
+        variants = workload.build(options)
+        check_agreement(workload, variants)
+        timings = time_interleaved(variants, options)
+    return Result(workload, timings, limited)
+
+
+def format_results(results: list[Result]) -> str:
+    """A table: one row per variant, median µs and the ratio to numpy's median."""
+    from tabulate import tabulate
+
+    rows = []
+    for result in results:
+        label = result.workload.name + (" *" if result.blas_threads_limited else "")
+        for timing in result.timings:
+            rows.append(
+                (
+                    label,
+                    timing.variant,
+                    f"{timing.median_s * 1e6:,.1f}",
+                    f"{result.ratio(timing.variant):.2f}",
+                    f"{timing.min_s * 1e6:,.1f}",
+                    timing.samples,
+                )
+            )
+            label = ""
+    table = tabulate(
+        rows,
+        headers=["workload", "variant", "median µs", "ratio to numpy", "min µs", "samples"],
+        colalign=("left", "left", "right", "right", "right", "right"),
+        disable_numparse=True,
+    )
+    notes = []
+    if any(r.blas_threads_limited for r in results):
+        notes.append("* BLAS-bound: run with 1 BLAS thread (threadpoolctl)")
+    if any(r.workload.blas_bound and not r.blas_threads_limited for r in results):
+        notes.append("! BLAS-bound workloads ran with default BLAS threads (no threadpoolctl)")
+    return "\n".join([table, *notes])
+
+
+def array_module_variants(fn: Callable[..., Any], *args: np.ndarray) -> Variants:
+    """Variants of `fn(xp, *args)` written once against a numpy-like module `xp`: numpy
+    itself, tf8.jit over tf8.numpy, and jax.jit over jax.numpy / autograd.numpy when they
+    import (x64 enabled for jax, so float64 results agree)."""
+    import tf8
+    import tf8.numpy as tnp
+
+    variants: Variants = {BASELINE: lambda: fn(np, *args)}
+    jitted = tf8.jit(lambda *xs: fn(tnp, *xs))
+    variants["tf8.jit"] = lambda: jitted(*args)
+    jax = optional_module("jax")
+    if jax is not None:
+        jax.config.update("jax_enable_x64", True)
+        jnp = importlib.import_module("jax.numpy")
+        jax_fn = jax.jit(lambda *xs: fn(jnp, *xs))
+        jax_args = [jnp.asarray(a) for a in args]
+        variants["jax.jit"] = lambda: jax.block_until_ready(jax_fn(*jax_args))
+    autograd_numpy = optional_module("autograd.numpy")
+    if autograd_numpy is not None:
+        variants["autograd"] = lambda: fn(autograd_numpy, *args)
+    return variants

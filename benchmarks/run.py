@@ -1,0 +1,86 @@
+"""Run tf8's benchmarks: `python -m benchmarks` or `python benchmarks/run.py`.
+
+    --quick       fewer, shorter samples (a rough number in seconds)
+    --only NAME   run only the named workload(s) (repeatable, or comma-separated)
+    --list        list the workloads and exit
+
+Workloads live in `benchmarks/workloads_*.py`, each defining `WORKLOADS: list[Workload]`;
+a new module is picked up by listing it in `WORKLOAD_MODULES` below. The structural graph
+engine has its own script: `python benchmarks/graph_scaling.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import platform
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make `benchmarks` and `tf8` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.harness import Options, Result, Workload, format_results, run_workload  # noqa: E402
+
+# The registry: every module listed here contributes its WORKLOADS.
+WORKLOAD_MODULES: tuple[str, ...] = ("benchmarks.workloads_basic",)
+
+
+def all_workloads() -> list[Workload]:
+    workloads: list[Workload] = []
+    for module_name in WORKLOAD_MODULES:
+        workloads.extend(importlib.import_module(module_name).WORKLOADS)
+    names = [w.name for w in workloads]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"workload names must be unique, repeated: {duplicates}")
+    return workloads
+
+
+def select(workloads: list[Workload], only: Sequence[str]) -> list[Workload]:
+    """The workloads named in `only` (all when empty); unknown names are an error."""
+    wanted = [name for item in only for name in item.split(",") if name]
+    if not wanted:
+        return workloads
+    known = {w.name: w for w in workloads}
+    unknown = [name for name in wanted if name not in known]
+    if unknown:
+        raise SystemExit(f"unknown workload(s) {unknown}; known: {sorted(known)}")
+    return [known[name] for name in dict.fromkeys(wanted)]
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter samples")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME", help="workload")
+    parser.add_argument("--list", action="store_true", help="list the workloads and exit")
+    parser.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> list[Result]:
+    args = parse_args(argv)
+    workloads = select(all_workloads(), args.only)
+    if args.list:
+        for w in workloads:
+            print(f"{w.name:12} {w.description}")
+        return []
+    import numpy as np
+
+    options = Options(quick=args.quick, tiny=args.tiny)
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, "
+        f"{'quick' if options.quick else 'full'} run ({options.rounds} interleaved rounds)"
+    )
+    results = []
+    for workload in workloads:
+        results.append(run_workload(workload, options))
+    print(format_results(results))
+    return results
+
+
+if __name__ == "__main__":
+    main()
