@@ -25,19 +25,29 @@ def describe(avals: Sequence[Aval]) -> str:
     return ", ".join(str(a) for a in avals)
 
 
-def require_equal(op: Primitive, a: Dim, b: Dim, what: str, guards: Guards) -> None:
-    """a == b, proven now, or guarded at run time; ShapeError when provably different."""
+def require_equal(
+    op: Primitive, a: Dim, b: Dim, what: str | Callable[[], str], guards: Guards
+) -> None:
+    """a == b, proven now, or guarded at run time; ShapeError when provably different.
+
+    `what` may be a function building the message: the common, proven case formats nothing.
+    """
     same = dims_equal(a, b)
+    if same is True:
+        return
+    text = what() if callable(what) else what
     if same is False:
-        raise ShapeError(f"{op.name}: {what}: {a} != {b}")
-    if same is None:
-        guards.append(ShapeGuard(a, b, f"{op.name}: {what}"))
+        raise ShapeError(f"{op.name}: {text}: {a} != {b}")
+    guards.append(ShapeGuard(a, b, f"{op.name}: {text}"))
 
 
-def check_axis(op: Primitive, axis: int, ndim: int) -> int:
-    if not isinstance(axis, int) or not -ndim <= axis < max(ndim, 1):
+def check_axis(op: Primitive, axis: int, ndim: int, scalar_as_vector: bool = False) -> int:
+    """`axis` normalised into [0, ndim). With `scalar_as_vector`, a 0-d operand is read as one
+    element along axis 0 or -1, as numpy's argmax and cumsum do."""
+    rank = max(ndim, 1) if scalar_as_vector else ndim
+    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
         raise AxisError(f"{op.name}: axis {axis} is out of range for rank {ndim}")
-    return axis % ndim if ndim else 0
+    return axis % rank
 
 
 # --- dtype policies -------------------------------------------------------------------------
@@ -118,7 +128,7 @@ def elementwise_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> t
                     f"{op.name}: operands must have equal shapes (broadcast first), got "
                     f"{describe(avals)}"
                 )
-            require_equal(op, a, b, f"axis {axis} of {describe(avals)}", guards)
+            require_equal(op, a, b, lambda axis=axis: f"axis {axis} of {describe(avals)}", guards)
     return first
 
 
@@ -151,7 +161,7 @@ def _reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple
 
 def _arg_reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = avals[0].shape
-    axis = check_axis(op, op["axis"], len(shape))
+    axis = check_axis(op, op["axis"], len(shape), scalar_as_vector=True)
     if shape and shape[axis] == 0:
         raise ShapeError(f"{op.name}: attempt to take {op.name} of an empty axis")
     return shape[:axis] + shape[axis + 1 :]
@@ -159,7 +169,7 @@ def _arg_reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> t
 
 def _same_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     if op.name == "cumsum":
-        check_axis(op, op["axis"], avals[0].ndim)
+        check_axis(op, op["axis"], avals[0].ndim, scalar_as_vector=True)
     return avals[0].shape
 
 
@@ -215,7 +225,13 @@ def _broadcast_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tu
         raise ShapeError(f"broadcast_in_dim: dimensions {dims} must be strictly increasing")
     for axis, d in zip(dims, shape):
         if dims_equal(d, 1) is not True:
-            require_equal(op, d, target[axis], f"broadcast {shape_str(shape)} → ", guards)
+            require_equal(
+                op,
+                d,
+                target[axis],
+                lambda: f"broadcast {shape_str(shape)} → {shape_str(target)}",
+                guards,
+            )
     return tuple(target)
 
 
@@ -286,7 +302,7 @@ def _concatenate_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> 
             if i != axis:
                 if dims_equal(x, y) is False:
                     raise ShapeError(f"concatenate: axis {i} differs in {describe(avals)}")
-                require_equal(op, x, y, f"axis {i} of {describe(avals)}", guards)
+                require_equal(op, x, y, lambda i=i: f"axis {i} of {describe(avals)}", guards)
         total = total + a.shape[axis]
     return first[:axis] + (total,) + first[axis + 1 :]
 
