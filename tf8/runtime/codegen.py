@@ -1,13 +1,16 @@
 """Turn a scheduled ExecProgram into one straight-line Python function (no interpreter loop).
 
 The generated function reads its inputs, calls each kernel once, drops every intermediate
-right after its last use (so numpy can reuse the memory), and returns the outputs.
+right after its last use (so numpy can reuse the memory), and returns the outputs. numpy's
+floating-point warnings are silenced while it runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
+
+import numpy as np
 
 from tf8.runtime.exec_program import ExecProgram
 
@@ -48,6 +51,12 @@ def generate(program: ExecProgram, kernels: Sequence[Callable[..., Any]]) -> Cal
     lines.append("    return [" + ", ".join(f"s{s}" for s in program.output_slots) + "]")
     source = "\n".join(lines)
     exec(compile(source, "<tf8 generated run>", "exec"), namespace)
-    run = namespace["run"]
+    straight_line = namespace["run"]
+
+    def run(inputs: Sequence[Any], ops: Sequence[Any]) -> list:
+        # IEEE results (inf, nan, wrapped integers) are values, not warnings, as in JAX.
+        with np.errstate(all="ignore"):
+            return straight_line(inputs, ops)
+
     run.source = source  # type: ignore[attr-defined]
     return run

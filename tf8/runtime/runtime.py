@@ -169,9 +169,7 @@ class Prepared:
         if bindings:
             self._override(values, bindings)
         env = self._check_inputs(values)
-        # IEEE results (inf, nan, wrapped integers) are values, not warnings, as in JAX.
-        with np.errstate(all="ignore"):
-            outputs = self.prepared.run_fn(values, self.prepared.ops_for(env))
+        outputs = self.prepared.run_fn(values, self.prepared.ops_for(env))
         return [_owned(out, values) for out in outputs]
 
     def run_unchecked(self, arrays: Sequence[Any]) -> list[np.ndarray]:
