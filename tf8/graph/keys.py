@@ -1,0 +1,368 @@
+"""Structural keys: interned (hash-consed) identities of values and operations.
+
+A `ValueKey` says *how* a value is obtained: an input, or output slot k of an
+`OperationKey` (an operation applied to input keys, with a role). Keys are interned in weak
+tables, so structurally equal keys are the same object: equality is identity (O(1), never
+recursive) and hashing returns a cached 128-bit fingerprint. The intern tables compare
+structure (op ==, role ==, inputs by identity), so a fingerprint collision can never merge
+two different values. Output keys hold their operation strongly and the operation holds its
+outputs weakly: no reference cycles, so dropping a graph frees its keys by refcounting alone.
+"""
+
+from __future__ import annotations
+
+import reprlib
+import struct
+import weakref
+from collections.abc import Hashable, Iterable
+from hashlib import blake2b
+from typing import Any
+
+from tf8.errors import ArityError, GraphError
+from tf8.graph.role import PRIMARY, OperationRole
+
+__all__ = ["OperationKey", "ValueKey", "digest128", "existing_input_key", "operation_name"]
+
+_MASK128 = (1 << 128) - 1
+# Odd 128-bit constant (golden ratio): spreads output slots over the fingerprint space.
+_SLOT_MIX = 0x9E3779B97F4A7C15F39CC0605CEDC835
+_pack_header = struct.Struct("<cqq").pack
+
+_short_repr = reprlib.Repr()
+_short_repr.maxstring = 40
+_short_repr.maxother = 40
+
+
+def digest128(data: bytes) -> int:
+    """128-bit blake2b fingerprint of `data`; the one hash function keys use (tests patch it)."""
+    return int.from_bytes(blake2b(data, digest_size=16).digest(), "little")
+
+
+def _output_fingerprint(operation_fingerprint: int, slot: int) -> int:
+    """Fingerprint of output `slot` of an operation: derived, so it is never stored."""
+    return operation_fingerprint ^ (((slot + 1) * _SLOT_MIX) & _MASK128)
+
+
+def operation_name(op: object) -> str:
+    """Short name of an operation for messages and reprs: its `name` if a str, else its type."""
+    name = getattr(op, "name", None)
+    return name if isinstance(name, str) else type(op).__name__
+
+
+class _InternRef(weakref.ref):  # type: ignore[type-arg]
+    """Weak reference that remembers its intern-table entry (a leaner weakref.KeyedRef)."""
+
+    __slots__ = ("key",)
+    key: Any
+
+
+# Intern tables: structure -> weak reference to the unique live key with that structure;
+# the weakref callback removes the entry when the key dies. An operation's structure is the
+# flat tuple (op, role, *inputs), which the key also keeps as its own storage.
+_input_table: dict[tuple[type, Hashable], _InternRef] = {}
+_operation_table: dict[tuple[Any, ...], _InternRef] = {}
+
+
+def _forget_input(ref: _InternRef, table: dict = _input_table) -> None:
+    """Weakref callback: drop a dead input key's intern entry (unless already replaced)."""
+    if table.get(ref.key) is ref:
+        del table[ref.key]
+
+
+def _forget_operation(ref: _InternRef, table: dict = _operation_table) -> None:
+    """Weakref callback: drop a dead operation key's intern entry (unless already replaced)."""
+    if table.get(ref.key) is ref:
+        del table[ref.key]
+
+
+class ValueKey:
+    """Structural identity of a value: an input key, or output slot k of an `OperationKey`.
+
+    Create with `ValueKey.input(input_key)` or `OperationKey.output(slot)`; never directly.
+    """
+
+    __slots__ = ("_input_key", "_operation", "_output_slot", "_fingerprint", "_hash", "__weakref__")
+
+    _input_key: Hashable
+    _operation: OperationKey | None
+    _output_slot: int
+    _fingerprint: int | None  # None for outputs: derived from the operation's on demand
+    _hash: int
+
+    def __new__(cls, *args: object, **kwargs: object) -> ValueKey:
+        raise TypeError(
+            "ValueKey is interned: use ValueKey.input(key) or OperationKey.output(slot)"
+        )
+
+    @staticmethod
+    def input(input_key: Hashable) -> ValueKey:
+        """The (interned) key of the graph input named `input_key`."""
+        structure = (type(input_key), input_key)
+        try:
+            ref = _input_table.get(structure)
+        except TypeError:
+            raise GraphError(f"input key {_short_repr.repr(input_key)} is not hashable") from None
+        if ref is not None:
+            key = ref()
+            if key is not None:
+                return key
+        key = object.__new__(ValueKey)
+        key._input_key = input_key
+        key._operation = None
+        key._output_slot = 0
+        fingerprint = digest128(_pack_header(b"i", hash(type(input_key)), hash(input_key)))
+        key._fingerprint = fingerprint
+        key._hash = fingerprint >> 65
+        ref = _InternRef(key, _forget_input)
+        ref.key = structure
+        _input_table[structure] = ref
+        return key
+
+    @property
+    def is_input(self) -> bool:
+        """True for graph inputs, False for operation outputs."""
+        return self._operation is None
+
+    @property
+    def input_key(self) -> Hashable:
+        """The input's hashable key (None for operation outputs)."""
+        return self._input_key
+
+    @property
+    def operation(self) -> OperationKey | None:
+        """The producing operation (None for inputs)."""
+        return self._operation
+
+    @property
+    def output_slot(self) -> int:
+        """Which output of the producing operation this is (0 for inputs)."""
+        return self._output_slot
+
+    @property
+    def fingerprint(self) -> int:
+        """128-bit structural fingerprint (stable within a process)."""
+        fingerprint = self._fingerprint
+        if fingerprint is None:
+            return _output_fingerprint(self._operation._fingerprint, self._output_slot)  # type: ignore[union-attr]
+        return fingerprint
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    # Equality is object identity (inherited): interning makes it structural equality.
+
+    def __copy__(self) -> ValueKey:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ValueKey:
+        return self
+
+    def __reduce__(self) -> None:
+        raise TypeError("ValueKey cannot be pickled: its identity only exists within a process")
+
+    def __repr__(self) -> str:
+        operation = self._operation
+        if operation is None:
+            return f"ValueKey(input {_short_repr.repr(self._input_key)})"
+        return (
+            f"ValueKey({operation_name(operation._structure[0])}"
+            f"#{operation._fingerprint & 0xFFFFFFFF:08x}:{self._output_slot})"
+        )
+
+
+class OperationKey:
+    """Structural identity of an operation applied to input keys with a role; interned.
+
+    Get one with `OperationKey.get(op, inputs, role)`; its outputs are `ValueKey`s.
+    """
+
+    __slots__ = (
+        "_structure",
+        "_fingerprint",
+        "_hash",
+        "_output_count",
+        "_output0",
+        "_later_outputs",
+        "__weakref__",
+    )
+
+    _structure: tuple[Any, ...]  # (op, role, *inputs): also this key's intern-table entry
+    _fingerprint: int
+    _hash: int
+    _output_count: int
+    # Weak references to the output keys, created on demand: slot 0 apart (the common
+    # single-output case needs no list), slots 1.. in a list (None if output_count < 2).
+    _output0: weakref.ReferenceType[ValueKey] | None
+    _later_outputs: list[weakref.ReferenceType[ValueKey] | None] | None
+
+    def __new__(cls, *args: object, **kwargs: object) -> OperationKey:
+        raise TypeError("OperationKey is interned: use OperationKey.get(op, inputs, role)")
+
+    @staticmethod
+    def get(op: Any, inputs: Iterable[ValueKey], role: OperationRole = PRIMARY) -> OperationKey:
+        """The unique key of `op` applied to `inputs` with `role`.
+
+        Raises ArityError if `len(inputs) != op.input_count`, GraphError if an input is not a
+        ValueKey, the op lacks `input_count`/`output_count`, or the role is not a role.
+        """
+        structure = (op, role, *inputs)
+        try:
+            ref = _operation_table.get(structure)
+        except TypeError:  # something unhashable: let _new_operation say what
+            ref = None
+        if ref is not None:
+            key = ref()
+            if key is not None:
+                return key
+        return _new_operation(structure)
+
+    @property
+    def op(self) -> Any:
+        """The operation object."""
+        return self._structure[0]
+
+    @property
+    def role(self) -> OperationRole:
+        """The role (PRIMARY or Linearized(...)), part of the identity."""
+        return self._structure[1]
+
+    @property
+    def inputs(self) -> tuple[ValueKey, ...]:
+        """The input keys, in order."""
+        return self._structure[2:]
+
+    @property
+    def fingerprint(self) -> int:
+        """Cached 128-bit structural fingerprint (stable within a process)."""
+        return self._fingerprint
+
+    @property
+    def output_count(self) -> int:
+        """Number of output slots (the op's output_count)."""
+        return self._output_count
+
+    @property
+    def outputs(self) -> tuple[ValueKey, ...]:
+        """One key per output slot."""
+        return tuple(self.output(slot) for slot in range(self._output_count))
+
+    def output(self, slot: int) -> ValueKey:
+        """The key of output `slot` (created on demand; interned while alive)."""
+        if slot == 0 and type(slot) is int and self._output_count:
+            ref = self._output0
+        elif type(slot) is int and 0 < slot < self._output_count:
+            ref = self._later_outputs[slot - 1]  # type: ignore[index]
+        else:
+            raise GraphError(
+                f"{operation_name(self._structure[0])} has {self._output_count} outputs; "
+                f"there is no output slot {slot!r}"
+            )
+        if ref is not None:
+            key = ref()
+            if key is not None:
+                return key
+        key = object.__new__(ValueKey)
+        key._input_key = None
+        key._operation = self
+        key._output_slot = slot
+        key._fingerprint = None
+        if slot == 0:
+            key._hash = self._hash  # shares the int: one object fewer per operation
+            self._output0 = weakref.ref(key)
+        else:
+            key._hash = self._hash ^ slot
+            self._later_outputs[slot - 1] = weakref.ref(key)  # type: ignore[index]
+        return key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __copy__(self) -> OperationKey:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OperationKey:
+        return self
+
+    def __reduce__(self) -> None:
+        raise TypeError("OperationKey cannot be pickled: its identity only exists within a process")
+
+    def __repr__(self) -> str:
+        role = self._structure[1]
+        suffix = "" if role is PRIMARY else f", {role!r}"
+        return (
+            f"OperationKey({operation_name(self._structure[0])}"
+            f"#{self._fingerprint & 0xFFFFFFFF:08x}{suffix})"
+        )
+
+
+def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
+    """Validate a new (op, role, *inputs) structure, fingerprint it and intern its key."""
+    op = structure[0]
+    role = structure[1]
+    input_total = len(structure) - 2
+    try:
+        input_count = op.input_count
+        output_count = op.output_count
+    except AttributeError:
+        raise GraphError(
+            f"{_short_repr.repr(op)} is not an operation: it needs input_count and output_count"
+        ) from None
+    if (
+        not (type(input_count) is int and type(output_count) is int)
+        or min(input_count, output_count) < 0
+    ):
+        _check_counts(op, input_count, output_count)
+    if input_total != input_count:
+        raise ArityError(f"{operation_name(op)} takes {input_count} inputs, got {input_total}")
+    parts = [b""]
+    for position, value in enumerate(structure[2:]):
+        if type(value) is not ValueKey:
+            raise GraphError(
+                f"input {position} of {operation_name(op)} is a {type(value).__name__} "
+                f"({_short_repr.repr(value)}), not a ValueKey"
+            )
+        fingerprint = value._fingerprint
+        if fingerprint is None:
+            fingerprint = _output_fingerprint(
+                value._operation._fingerprint,  # type: ignore[union-attr]
+                value._output_slot,
+            )
+        parts.append(fingerprint.to_bytes(16, "little"))
+    if not isinstance(role, OperationRole):
+        raise GraphError(
+            f"role of {operation_name(op)} must be an OperationRole, got {_short_repr.repr(role)}"
+        )
+    try:
+        parts[0] = _pack_header(b"o", hash(op), hash(role))
+    except TypeError:
+        raise GraphError(f"operation {operation_name(op)} is not hashable") from None
+    fingerprint = digest128(b"".join(parts))
+    key = object.__new__(OperationKey)
+    key._structure = structure
+    key._fingerprint = fingerprint
+    key._hash = fingerprint >> 65
+    key._output_count = output_count
+    key._output0 = None
+    key._later_outputs = [None] * (output_count - 1) if output_count > 1 else None
+    ref = _InternRef(key, _forget_operation)
+    ref.key = structure
+    _operation_table[structure] = ref
+    return key
+
+
+def _check_counts(op: Any, input_count: object, output_count: object) -> None:
+    """Slow path: accept int subclasses, reject anything that is not a non-negative int."""
+    for what, count in (("input_count", input_count), ("output_count", output_count)):
+        if not isinstance(count, int) or count < 0:
+            raise GraphError(
+                f"{operation_name(op)}.{what} must be a non-negative int, got {count!r}"
+            )
+
+
+def existing_input_key(input_key: Hashable) -> ValueKey | None:
+    """The live input key for `input_key` if one exists (never creates one)."""
+    try:
+        ref = _input_table.get((type(input_key), input_key))
+    except TypeError:
+        return None
+    return None if ref is None else ref()

@@ -1,0 +1,52 @@
+"""Operation roles: a tag that is part of an operation's identity.
+
+A primal `mul` and a `mul` linearised in its second input compute different things, so the
+role enters the operation key: the two are never merged by structural deduplication.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+
+class OperationRole:
+    """Base class of roles; roles are immutable, hashable values."""
+
+    __slots__ = ()
+
+
+class _Primary(OperationRole):
+    """The role of an ordinary (primal) operation; a singleton, see `PRIMARY`."""
+
+    __slots__ = ()
+    _instance: _Primary | None = None
+
+    def __new__(cls) -> _Primary:
+        # Copies and unpickled objects stay the singleton, so identity comparisons hold.
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "PRIMARY"
+
+    def __reduce__(self) -> str:
+        return "PRIMARY"
+
+
+PRIMARY: Final[OperationRole] = _Primary()
+
+
+@dataclass(frozen=True, slots=True)
+class Linearized(OperationRole):
+    """Role of an operation emitted by linearisation; `active_mask[i]` marks tangent inputs."""
+
+    active_mask: tuple[bool, ...]
+
+    def __post_init__(self) -> None:
+        mask = self.active_mask
+        if type(mask) is not tuple or not all(type(flag) is bool for flag in mask):
+            if isinstance(mask, str) or not all(isinstance(flag, bool) for flag in mask):
+                raise TypeError(f"Linearized.active_mask must be a sequence of bools, got {mask!r}")
+            object.__setattr__(self, "active_mask", tuple(mask))
