@@ -105,3 +105,11 @@ class DifferentiationError(Tf8Error, TypeError):
 
 class ArgnumsError(DifferentiationError, ValueError):
     """`argnums` names an argument the function was not called with."""
+
+
+# --- tf8.linalg -----------------------------------------------------------------------------
+
+
+class LinAlgError(Tf8Error, ValueError):
+    """A linear-algebra kernel failed on the data: a singular matrix to `solve`/`inv`, a matrix
+    that is not positive definite to `cholesky`, a decomposition that did not converge."""

@@ -1,0 +1,82 @@
+"""Batched-matrix helpers the linalg AD rules are written in (so rules read like the math).
+
+All act on the last two axes and emit only ops that are linear in each argument (einsum,
+transpose, conj, tril, diagonals, broadcasts), so rules built from them transpose.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tf8.ad.lax import add, conj, convert, div, like, real
+from tf8.ops.primitive import ConstantValue
+from tf8.traced import TracedTensor, apply1
+
+from .einsum import einsum
+
+
+def mm(a: TracedTensor, b: TracedTensor) -> TracedTensor:
+    """a @ b over the last two axes (batch axes shared)."""
+    return einsum("...ij,...jk->...ik", a, b)
+
+
+def mT(x: TracedTensor) -> TracedTensor:  # noqa: N802 - numpy's name
+    """Swap the last two axes."""
+    n = x.ndim
+    return apply1("transpose", [x], permutation=(*range(n - 2), n - 1, n - 2))
+
+
+def mH(x: TracedTensor) -> TracedTensor:  # noqa: N802 - the conjugate transpose
+    return conj(mT(x))
+
+
+def tril(x: TracedTensor, k: int = 0) -> TracedTensor:
+    return apply1("tril", [x], k=k)
+
+
+def diagonal(x: TracedTensor) -> TracedTensor:
+    return apply1("extract_diag", [x])
+
+
+def diag_embed(v: TracedTensor) -> TracedTensor:
+    return apply1("embed_diag", [v])
+
+
+def trace_of_product(a: TracedTensor, b: TracedTensor) -> TracedTensor:
+    """tr(a @ b) per batch entry, without forming the product."""
+    return einsum("...ij,...ji->...", a, b)
+
+
+def lower_symmetric(t: TracedTensor) -> TracedTensor:
+    """The Hermitian matrix numpy's kernels read from t's lower triangle (UPLO='L').
+
+    LAPACK takes the diagonal of a Hermitian matrix as real, so its imaginary part is dropped.
+    """
+    strict = tril(t, -1)
+    return add(add(strict, mH(strict)), diag_embed(convert(real(diagonal(t)), t.dtype)))
+
+
+def along_rows(v: TracedTensor, rows: int) -> TracedTensor:
+    """v[..., None, :] broadcast to (..., rows, k): entry (i, j) is v_j."""
+    b = v.ndim - 1
+    shape = (*v.shape[:-1], rows, v.shape[-1])
+    return apply1("broadcast_in_dim", [v], shape=shape, broadcast_dimensions=(*range(b), b + 1))
+
+
+def along_columns(v: TracedTensor, cols: int) -> TracedTensor:
+    """v[..., :, None] broadcast to (..., k, cols): entry (i, j) is v_i."""
+    b = v.ndim - 1
+    shape = (*v.shape, cols)
+    return apply1("broadcast_in_dim", [v], shape=shape, broadcast_dimensions=tuple(range(b + 1)))
+
+
+def eye(like: TracedTensor) -> TracedTensor:
+    """The identity broadcast to `like`'s (square) shape and dtype."""
+    n = like.shape[-1]
+    identity = apply1("constant", [], value=ConstantValue(np.eye(int(n), dtype=like.dtype)))
+    b = like.ndim - 2
+    return apply1("broadcast_in_dim", [identity], shape=like.shape, broadcast_dimensions=(b, b + 1))
+
+
+def reciprocal(x: TracedTensor) -> TracedTensor:
+    return div(like(x, 1), x)
