@@ -244,7 +244,11 @@ class OperationKey:
     @property
     def outputs(self) -> tuple[ValueKey, ...]:
         """One key per output slot."""
-        return tuple(self.output(slot) for slot in range(self._output_count))
+        if self._output_count == 1:  # the common case, kept cheap: tracing calls it per op
+            ref = self._output0
+            key = None if ref is None else ref()
+            return (key if key is not None else self.output(0),)
+        return tuple([self.output(slot) for slot in range(self._output_count)])
 
     def output(self, slot: int) -> ValueKey:
         """The key of output `slot` (created on demand; interned while alive)."""
