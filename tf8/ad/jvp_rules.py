@@ -197,10 +197,11 @@ JVP_RULES["pow"] = _pow_rule
 def _rem_rule(op, primals, outputs, tangents):
     x, y = primals
     tx, ty = tangents
-    quotient = unary("floor", real(div(x, y))) if not dt.is_complex(x.dtype) else None
-    if ty is not None and quotient is None:
-        raise NotImplementedError("d rem / d divisor for complex operands")
-    return [add_any(tx, None if ty is None else neg(mul(ty, quotient)))]
+    # rem = x - y * floor(Re(x / y)); the floor is piecewise constant (complex: on Re(x / y)).
+    if ty is None:
+        return [tx]
+    quotient = convert(unary("floor", real(div(x, y))), x.dtype)
+    return [add_any(tx, neg(mul(ty, quotient)))]
 
 
 JVP_RULES["rem"] = _rem_rule
