@@ -228,7 +228,7 @@ def _extremum_weights(primary: TracedTensor, other: TracedTensor, direction: str
     """1 where `primary` wins, 0.5 on ties, 0 where it loses (ties split the derivative)."""
     wins = compare(primary, other, direction)
     ties = compare(primary, other, "eq")
-    return select(wins, 1.0, select(ties, 0.5, 0.0))
+    return select(wins, like(primary, 1.0), select(ties, like(primary, 0.5), like(primary, 0.0)))
 
 
 def _extremum_rule(direction: str):
@@ -342,4 +342,3 @@ def _reduce_prod_rule(op, primals, outputs, tangents):
 
 
 JVP_RULES["reduce_prod"] = _reduce_prod_rule
-_ = like
