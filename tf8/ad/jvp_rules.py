@@ -247,14 +247,12 @@ JVP_RULES["minimum"] = _extremum_rule("lt")
 
 
 def _clamp_rule(op, primals, outputs, tangents):
+    """clamp(lo, x, hi) = minimum(maximum(x, lo), hi), differentiated as that composition."""
     lo, x, hi = primals
     t_lo, t_x, t_hi = tangents
-    w_lo = _extremum_weights(lo, x, "gt")  # lo wins where x < lo
-    w_hi = _extremum_weights(hi, x, "lt")  # hi wins where x > hi
-    w_x = sub(sub(1.0, w_lo), w_hi)
-    total = None if t_x is None else mul(t_x, w_x)
-    total = add_any(total, None if t_lo is None else mul(t_lo, w_lo))
-    return [add_any(total, None if t_hi is None else mul(t_hi, w_hi))]
+    raised = apply1("maximum", [x, lo])
+    (t_raised,) = JVP_RULES["maximum"](op, [x, lo], [raised], [t_x, t_lo])
+    return JVP_RULES["minimum"](op, [raised, hi], outputs, [t_raised, t_hi])
 
 
 JVP_RULES["clamp"] = _clamp_rule
