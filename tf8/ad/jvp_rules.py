@@ -178,10 +178,13 @@ def _pow_rule(op, primals, outputs, tangents):
     out = outputs[0]
     total: Tangent = None
     if tx is not None:
-        # y * x**(y-1), with the y == 0 case pinned to 0 (so d(x**0)/dx = 0 even at x = 0).
-        is_zero = compare(y, 0, "eq")
-        safe_y = select(is_zero, 1, y)
-        d = select(is_zero, 0, mul(y, apply1("pow", [x, sub(safe_y, 1)])))
+        # y * x**(y-1), pinned to 0 where x == y == 0 (so d(x**0)/dx = 0 even at x = 0).
+        # Only that point is pinned: at y == 0, x != 0 the formula is 0 and its derivative in
+        # y is 1/x, which second derivatives need. The pinned point evaluates at x = 1 so no
+        # inf/nan reaches a transposed product (the "double where").
+        pinned = apply1("and", [compare(y, 0, "eq"), compare(x, 0, "eq")])
+        safe_x = select(pinned, like(x, 1), x)
+        d = select(pinned, like(x, 0), mul(y, apply1("pow", [safe_x, sub(y, 1)])))
         total = mul(tx, d)
     if ty is not None:
         # log(x) * x**y, with log(0) replaced by 0 where x == 0 (as JAX does).
