@@ -70,7 +70,9 @@ def _real(op, operands, linear, ct):
 
 
 def _imag(op, operands, linear, ct):
-    # imag(t) = Im(t): its transpose maps ct to complex(0, -ct).
+    # imag(t) = Im(t): its transpose maps ct to complex(0, -ct); on a real operand it is 0.
+    if not dt.is_complex(operands[0].dtype):
+        return [None]
     return [mul(convert(ct, operands[0].dtype), -1j)]
 
 
