@@ -29,6 +29,7 @@ from .lax import (
     materialize,
     mul,
     neg,
+    normalize_axes,
     real,
     scale,
     select,
@@ -296,7 +297,7 @@ def _reduce_extremum_rule(op, primals, outputs, tangents):
     (x,), (t,) = primals, tangents
     if t is None:
         return [None]
-    axes = op["axes"]
+    axes = normalize_axes(op["axes"], x.ndim)
     kept = tuple(i for i in range(x.ndim) if i not in axes)
     out = apply1("broadcast_in_dim", [outputs[0]], shape=x.shape, broadcast_dimensions=kept)
     mask = convert(compare(x, out, "eq"), x.dtype)
@@ -313,7 +314,7 @@ def _reduce_prod_rule(op, primals, outputs, tangents):
     (x,), (t,) = primals, tangents
     if t is None:
         return [None]
-    axes = op["axes"]
+    axes = normalize_axes(op["axes"], x.ndim)
     kept = tuple(i for i in range(x.ndim) if i not in axes)
     perm = kept + tuple(axes)
     size = 1

@@ -100,6 +100,11 @@ def transpose(x: TracedTensor, perm: Sequence[int]) -> TracedTensor:
     return apply1("transpose", [x], permutation=tuple(perm))
 
 
+def normalize_axes(axes: Sequence[int], ndim: int) -> tuple[int, ...]:
+    """Axis parameters (the catalog accepts negative ones) as indices in [0, ndim)."""
+    return tuple(a % ndim if ndim else a for a in axes)
+
+
 def add_any(a: Tangent, b: Tangent) -> Tangent:
     """Sum of two (co)tangents where None is a symbolic zero."""
     if a is None:

@@ -18,7 +18,19 @@ from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
 from tf8.ops.primitive import Primitive
 from tf8.traced import TracedTensor, apply1
 
-from .lax import Tangent, broadcast, convert, div, mul, neg, reduce_sum, reshape, transpose, zeros
+from .lax import (
+    Tangent,
+    broadcast,
+    convert,
+    div,
+    mul,
+    neg,
+    normalize_axes,
+    reduce_sum,
+    reshape,
+    transpose,
+    zeros,
+)
 
 TransposeRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[bool], TracedTensor], list[Tangent]
@@ -97,7 +109,8 @@ TRANSPOSE_RULES["convert"] = _convert
 
 def _reduce_sum(op, operands, linear, ct):
     (x,) = operands
-    kept = tuple(i for i in range(x.ndim) if i not in op["axes"])
+    axes = normalize_axes(op["axes"], x.ndim)
+    kept = tuple(i for i in range(x.ndim) if i not in axes)
     return [broadcast(ct, x.shape, kept)]
 
 
@@ -192,7 +205,7 @@ TRANSPOSE_RULES["pad"] = _pad
 
 
 def _concatenate(op, operands, linear, ct):
-    axis = op["axis"]
+    (axis,) = normalize_axes([op["axis"]], ct.ndim)
     result: list[Tangent] = []
     offset = 0
     for x, is_linear in zip(operands, linear):
@@ -237,7 +250,11 @@ def _dot_general(op, operands, linear, ct):
     x, y = operands
     if linear[0] and linear[1]:
         raise TypeError("dot_general of two linear values is not linear")
-    numbers = (op["contracting"], op["batch"])
+    (xc, yc), (xb, yb) = op["contracting"], op["batch"]
+    numbers = (
+        (normalize_axes(xc, x.ndim), normalize_axes(yc, y.ndim)),
+        (normalize_axes(xb, x.ndim), normalize_axes(yb, y.ndim)),
+    )
     if linear[0]:
         return [_dot_transpose_lhs(ct, x, y, numbers), None]
     (xc, yc), (xb, yb) = numbers
@@ -285,7 +302,7 @@ def _dynamic_truncate(op, operands, linear, ct):
 
 def _pad_to_match(op, operands, linear, ct):
     x, ref = operands
-    axis = op["axis"]
+    (axis,) = normalize_axes([op["axis"]], ct.ndim)
     limit = tuple(x.shape[axis] if i == axis else d for i, d in enumerate(ct.shape))
     return [apply1("slice", [ct], start=(0,) * ct.ndim, limit=limit, strides=None), None]
 
