@@ -103,6 +103,13 @@ def test_keys_are_read_only_and_not_constructible() -> None:
         pickle.dumps(key)
 
 
+def test_keys_cannot_be_subclassed() -> None:
+    with pytest.raises(TypeError, match="cannot be subclassed"):
+        type("MyKey", (ValueKey,), {})
+    with pytest.raises(TypeError, match="cannot be subclassed"):
+        type("MyOperationKey", (OperationKey,), {})
+
+
 def test_output_slot_errors() -> None:
     x, y = fresh_inputs("x", "y")
     operation = OperationKey.get(ADD, (x, y))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from graph_toy_ops import ADD, MUL, SUB, Const, Opaque, Scale, SumDiff
 
@@ -58,6 +60,13 @@ def test_reference_example_merges_equal_subexpressions() -> None:
     assert eval_program(program, {"x": 3.0, "y": 4.0}) == [24.0]
     assert compile is compile_program
     assert repr(program) == "CompiledProgram(instructions=2, inputs=2, outputs=1, slots=4)"
+    assert program.pretty().splitlines() == [
+        "%0 = input ValueKey(input 'x')",
+        "%1 = input ValueKey(input 'y')",
+        "%2 = Mul(%0, %1)",
+        "%3 = Add(%2, %2)",
+        "return %3",
+    ]
 
 
 def test_primal_and_linearized_operations_are_not_merged() -> None:
@@ -72,6 +81,7 @@ def test_primal_and_linearized_operations_are_not_merged() -> None:
         materialize_merge(resolve(graph), [graph.key(primal), graph.key(linear)])
     )
     assert [i.role for i in program.instructions] == [PRIMARY, Linearized((False, True))]
+    assert "%3 = Mul[Linearized(active_mask=(False, True))](%0, %1)" in program.pretty()
     assert program.eval({"x": 3, "y": 4}) == [12, 12]
 
 
@@ -208,3 +218,17 @@ def test_compile_checks_hand_made_flat_graphs() -> None:
     with pytest.raises(GraphError, match="output 0 .* is not in the materialised graph"):
         compile_program(MaterializedGraph([key_x], [], [key_total]))
     assert isinstance(compile_program(MaterializedGraph([key_x], [], [key_x])), CompiledProgram)
+
+
+def test_programs_can_be_rebuilt_with_dataclasses_replace() -> None:
+    builder = GraphBuilder()
+    x = builder.add_input("x")
+    y = builder.add_input("y")
+    (difference,) = builder.add_operation(SUB, [x, y])
+    graph = builder.finish()
+    program = compile_program(materialize_merge(None, [graph.key(difference)]))
+    swapped = dataclasses.replace(program, input_keys=program.input_keys[::-1])
+    assert swapped.eval({"x": 10, "y": 1}) == [-9]  # bindings follow the new key order
+    assert program.eval({"x": 10, "y": 1}) == [9]
+    with pytest.raises(GraphError, match="2 input slots for 1 input keys"):
+        dataclasses.replace(program, input_keys=program.input_keys[:1])

@@ -3,10 +3,15 @@
 A `ValueKey` says *how* a value is obtained: an input, or output slot k of an
 `OperationKey` (an operation applied to input keys, with a role). Keys are interned in weak
 tables, so structurally equal keys are the same object: equality is identity (O(1), never
-recursive) and hashing returns a cached 128-bit fingerprint. The intern tables compare
-structure (op ==, role ==, inputs by identity), so a fingerprint collision can never merge
-two different values. Output keys hold their operation strongly and the operation holds its
-outputs weakly: no reference cycles, so dropping a graph frees its keys by refcounting alone.
+recursive) and hashing returns a cached 128-bit fingerprint (blake2b over the op's and role's
+hashes and the inputs' fingerprints; an output's is its operation's mixed with the slot).
+The intern tables compare structure (op ==, role ==, inputs by identity), so a fingerprint
+collision can never merge two different values. Output keys hold their operation strongly
+and the operation holds its outputs weakly: no reference cycles, so dropping a graph frees
+its keys by refcounting alone.
+
+Threads: table updates are atomic (`dict.setdefault`), but two threads creating the same
+output key at the same moment are not guarded against; build graphs from one thread.
 """
 
 from __future__ import annotations
@@ -14,14 +19,16 @@ from __future__ import annotations
 import reprlib
 import struct
 import weakref
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from hashlib import blake2b
-from typing import Any
+from typing import Any, TypeVar
 
 from tf8.errors import ArityError, GraphError
 from tf8.graph.role import PRIMARY, OperationRole
 
 __all__ = ["OperationKey", "ValueKey", "digest128", "existing_input_key", "operation_name"]
+
+_Key = TypeVar("_Key", "ValueKey", "OperationKey")
 
 _MASK128 = (1 << 128) - 1
 # Odd 128-bit constant (golden ratio): spreads output slots over the fingerprint space.
@@ -63,16 +70,18 @@ _input_table: dict[tuple[type, Hashable], _InternRef] = {}
 _operation_table: dict[tuple[Any, ...], _InternRef] = {}
 
 
-def _forget_input(ref: _InternRef, table: dict = _input_table) -> None:
-    """Weakref callback: drop a dead input key's intern entry (unless already replaced)."""
-    if table.get(ref.key) is ref:
-        del table[ref.key]
+def _forgetter(table: dict[Any, _InternRef]) -> Callable[[_InternRef], None]:
+    """Weakref callback for `table`: drop a dead key's entry (unless already replaced)."""
+
+    def forget(ref: _InternRef) -> None:
+        if table.get(ref.key) is ref:
+            del table[ref.key]
+
+    return forget
 
 
-def _forget_operation(ref: _InternRef, table: dict = _operation_table) -> None:
-    """Weakref callback: drop a dead operation key's intern entry (unless already replaced)."""
-    if table.get(ref.key) is ref:
-        del table[ref.key]
+_forget_input = _forgetter(_input_table)
+_forget_operation = _forgetter(_operation_table)
 
 
 class ValueKey:
@@ -88,6 +97,9 @@ class ValueKey:
     _output_slot: int
     _fingerprint: int | None  # None for outputs: derived from the operation's on demand
     _hash: int
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        raise TypeError("ValueKey cannot be subclassed: the engine relies on its exact type")
 
     def __new__(cls, *args: object, **kwargs: object) -> ValueKey:
         raise TypeError(
@@ -113,10 +125,7 @@ class ValueKey:
         fingerprint = digest128(_pack_header(b"i", hash(type(input_key)), hash(input_key)))
         key._fingerprint = fingerprint
         key._hash = fingerprint >> 65
-        ref = _InternRef(key, _forget_input)
-        ref.key = structure
-        _input_table[structure] = ref
-        return key
+        return _intern(_input_table, structure, key, _forget_input)
 
     @property
     def is_input(self) -> bool:
@@ -142,9 +151,11 @@ class ValueKey:
     def fingerprint(self) -> int:
         """128-bit structural fingerprint (stable within a process)."""
         fingerprint = self._fingerprint
-        if fingerprint is None:
-            return _output_fingerprint(self._operation._fingerprint, self._output_slot)  # type: ignore[union-attr]
-        return fingerprint
+        if fingerprint is not None:
+            return fingerprint
+        operation = self._operation
+        assert operation is not None  # only outputs leave the fingerprint to their operation
+        return _output_fingerprint(operation._fingerprint, self._output_slot)
 
     def __hash__(self) -> int:
         return self._hash
@@ -194,6 +205,9 @@ class OperationKey:
     # single-output case needs no list), slots 1.. in a list (None if output_count < 2).
     _output0: weakref.ReferenceType[ValueKey] | None
     _later_outputs: list[weakref.ReferenceType[ValueKey] | None] | None
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        raise TypeError("OperationKey cannot be subclassed: the engine relies on its exact type")
 
     def __new__(cls, *args: object, **kwargs: object) -> OperationKey:
         raise TypeError("OperationKey is interned: use OperationKey.get(op, inputs, role)")
@@ -348,9 +362,19 @@ def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
     key._output_count = output_count
     key._output0 = None
     key._later_outputs = [None] * (output_count - 1) if output_count > 1 else None
-    ref = _InternRef(key, _forget_operation)
+    return _intern(_operation_table, structure, key, _forget_operation)
+
+
+def _intern(table: dict, structure: Any, key: _Key, forget: Callable[[_InternRef], None]) -> _Key:
+    """Register a new key under `structure`; if another thread got there first, use its key."""
+    ref = _InternRef(key, forget)
     ref.key = structure
-    _operation_table[structure] = ref
+    existing = table.setdefault(structure, ref)
+    if existing is not ref:
+        winner = existing()
+        if winner is not None:
+            return winner
+        table[structure] = ref  # the previous key is dead, its callback not yet run
     return key
 
 

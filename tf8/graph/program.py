@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from tf8.errors import GraphError
 from tf8.graph.keys import ValueKey, existing_input_key, operation_name
 from tf8.graph.materialize import MaterializedGraph
-from tf8.graph.role import OperationRole
+from tf8.graph.role import PRIMARY, OperationRole
 
 __all__ = ["CompiledProgram", "Instruction", "compile_program", "eval_program"]
 
@@ -38,11 +38,31 @@ class CompiledProgram:
     output_slots: list[int]
     slot_count: int
     input_keys: list[ValueKey]  # input_slots[i] holds the value of input_keys[i]
-    _input_positions: dict[int, int] = field(repr=False, compare=False)  # id(key) -> i
+    # id(input key) -> its position; safe because the program keeps its keys alive.
+    _input_positions: dict[int, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.input_slots) != len(self.input_keys):
+            raise GraphError(
+                f"{len(self.input_slots)} input slots for {len(self.input_keys)} input keys"
+            )
+        positions = {id(key): position for position, key in enumerate(self.input_keys)}
+        object.__setattr__(self, "_input_positions", positions)
 
     def eval(self, bindings: Mapping[ValueKey | Hashable, Any], ctx: Any = None) -> list[Any]:
         """Evaluate with inputs bound by key; see `eval_program`."""
         return eval_program(self, bindings, ctx)
+
+    def pretty(self) -> str:
+        """The program as text, one instruction a line: `%2 = Mul(%0, %1)`."""
+        lines = [f"%{slot} = input {key!r}" for slot, key in zip(self.input_slots, self.input_keys)]
+        for instruction in self.instructions:
+            role = "" if instruction.role is PRIMARY else f"[{instruction.role!r}]"
+            targets = ", ".join(f"%{slot}" for slot in instruction.outputs) or "()"
+            arguments = ", ".join(f"%{slot}" for slot in instruction.inputs)
+            lines.append(f"{targets} = {operation_name(instruction.op)}{role}({arguments})")
+        lines.append("return " + ", ".join(f"%{slot}" for slot in self.output_slots))
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         return (
@@ -80,9 +100,8 @@ def compile_program(flat: MaterializedGraph) -> CompiledProgram:
                     "materialised graph (not a listed input, or not in topological order)"
                 )
             input_slots.append(base if producer is None else base + key._output_slot)
-        if id(operation) in slots:
+        if slots.setdefault(id(operation), next_slot) != next_slot:
             raise GraphError(f"{operation!r} appears twice in the materialised graph")
-        slots[id(operation)] = next_slot
         output_count = operation._output_count
         end = next_slot + output_count
         outputs = (next_slot,) if output_count == 1 else tuple(range(next_slot, end))
@@ -97,9 +116,8 @@ def compile_program(flat: MaterializedGraph) -> CompiledProgram:
         if base is None:
             raise GraphError(f"output {position} ({key!r}) is not in the materialised graph")
         output_slots.append(base if producer is None else base + key._output_slot)
-    positions = {id(key): position for position, key in enumerate(input_keys)}
     return CompiledProgram(
-        instructions, list(range(len(input_keys))), output_slots, next_slot, input_keys, positions
+        instructions, list(range(len(input_keys))), output_slots, next_slot, input_keys
     )
 
 
