@@ -57,6 +57,10 @@ class ConcretizationError(Tf8Error, TypeError):
     """A traced value that depends on an unbound placeholder was converted to a Python value."""
 
 
+class ConversionError(Tf8Error, TypeError):
+    """A traced value cannot become the requested Python value (float() of a vector, ...)."""
+
+
 class InPlaceAssignmentError(Tf8Error, TypeError):
     """`t[i] = v` on an immutable traced value; use `t.at[i].set(v)`."""
 
@@ -105,6 +109,13 @@ class DifferentiationError(Tf8Error, TypeError):
 
 class ArgnumsError(DifferentiationError, ValueError):
     """`argnums` names an argument the function was not called with."""
+
+
+# --- tf8.numpy ------------------------------------------------------------------------------
+
+
+class IndexingError(ShapeError, IndexError):
+    """An index does not fit the indexed array (out of bounds, too many indices, bad kind)."""
 
 
 # --- tf8.linalg -----------------------------------------------------------------------------

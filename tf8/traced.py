@@ -16,7 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ArityError, ConcretizationError, InPlaceAssignmentError, TracingError
+from tf8.errors import (
+    ArityError,
+    ConcretizationError,
+    ConversionError,
+    InPlaceAssignmentError,
+    ShapeError,
+    TracingError,
+)
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.infer import infer
@@ -240,14 +247,14 @@ class TracedTensor:
 
     def _scalar(self, kind: str) -> np.ndarray:
         if self.aval.shape != () and self.size != 1:
-            raise TypeError(
+            raise ConversionError(
                 f"only size-1 arrays can be converted to Python {kind}s, got {self.aval}"
             )
         return self._concrete(f"Converting to a Python {kind}").reshape(())
 
     def __bool__(self) -> bool:
         if self.aval.shape != () and self.size != 1:
-            raise ValueError(
+            raise ShapeError(
                 f"the truth value of an array with more than one element is ambiguous "
                 f"({self.aval}); use .any() or .all()"
             )
@@ -264,12 +271,12 @@ class TracedTensor:
 
     def __index__(self) -> int:
         if self.dtype not in dt.INTEGERS:
-            raise TypeError(f"only integer arrays can be used as an index, got {self.aval}")
+            raise ConversionError(f"only integer arrays can be used as an index, got {self.aval}")
         return int(self._scalar("int"))
 
     def __len__(self) -> int:
         if not self.aval.shape:
-            raise TypeError("len() of unsized object (a 0-d traced value)")
+            raise ConversionError("len() of unsized object (a 0-d traced value)")
         first = self.aval.shape[0]
         if not isinstance(first, int):
             raise ConcretizationError(f"len() of a traced value with symbolic first axis {first}")
@@ -312,7 +319,10 @@ def _leaf(value: np.ndarray | None, aval: Aval, name: str | None, kind: str) -> 
 
 def concrete_array(array: Any) -> np.ndarray:
     """`array` as a numpy array of a tf8 dtype (the data a leaf binds)."""
-    value = np.asarray(array)
+    try:
+        value = np.asarray(array)
+    except ValueError as exc:  # ragged nested lists
+        raise ShapeError(f"cannot make an array from {type(array).__name__}: {exc}") from None
     dtype = dt.canonical_dtype(value.dtype)
     if dtype != value.dtype:
         value = value.astype(dtype)

@@ -165,7 +165,6 @@ TRACING: list[Any] = [
         lambda: bool(vector(3) > 0),
         errors.Tf8Error,
         r"ambiguous",
-        marks=known_bug("TracedTensor.__bool__ raises a builtin ValueError, not tf8.errors"),
     ),
     pytest.param(
         "sum-axis-float",
@@ -179,14 +178,12 @@ TRACING: list[Any] = [
         lambda: float(vector(3)),
         errors.Tf8Error,
         r"size-1.*float64\(3,\)",
-        marks=known_bug("TracedTensor.__float__ on a non-scalar raises a builtin TypeError"),
     ),
     pytest.param(
         "tensor-ragged",
         lambda: T([[1.0, 2.0], [3.0]]),
         errors.ShapeError,
         r"inhomogeneous|ragged",
-        marks=known_bug("tf8.tensor lets numpy's builtin ValueError through"),
     ),
 ]
 

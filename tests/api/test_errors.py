@@ -95,9 +95,6 @@ RUNTIME: list[Any] = [
         lambda: tf8.Runtime().prepare(np.ones(2)),
         errors.Tf8Error,
         r"CompiledGraph",
-        marks=known_bug(
-            "Runtime.prepare(non-CompiledGraph) fails with AttributeError 'fingerprint'"
-        ),
     ),
 ]
 

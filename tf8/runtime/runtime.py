@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from tf8.compiler import CompiledGraph
-from tf8.errors import RunDTypeError, RunInputError, ShapeGuardError
+from tf8.errors import CompileError, RunDTypeError, RunInputError, ShapeGuardError
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, Primitive
@@ -98,6 +98,11 @@ class Runtime:
         self.cache_stats = CacheStats()
 
     def prepare(self, compiled: CompiledGraph) -> Prepared:
+        if not isinstance(compiled, CompiledGraph):
+            raise CompileError(
+                f"Runtime.prepare takes a CompiledGraph (from GraphCompiler.compile), "
+                f"got {type(compiled).__name__}"
+            )
         key = compiled.fingerprint
         prepared = self._cache.get(key)
         if prepared is None:
