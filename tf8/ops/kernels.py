@@ -27,10 +27,12 @@ def _binary(fn: Callable[[np.ndarray, np.ndarray], Any]) -> Kernel:
 
 
 def _div(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    if x.dtype.kind in "iu":  # integer division truncates toward zero, as XLA and C do
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = np.where(y == 0, 0, np.trunc(np.true_divide(x, np.where(y == 0, 1, y))))
-        return q.astype(x.dtype)
+    if x.dtype.kind in "iu":  # integer division truncates toward zero, as XLA and C do; x/0 = 0
+        # In integers throughout: a float64 quotient is wrong beyond 2**53.
+        safe = np.where(y == 0, 1, y)
+        q = np.asarray(np.floor_divide(x, safe))
+        inexact_negative = (x - q * safe != 0) & ((x < 0) != (safe < 0))
+        return np.where(y == 0, 0, q + inexact_negative).astype(x.dtype, copy=False)
     return np.true_divide(x, y)
 
 
@@ -49,6 +51,13 @@ def _pow(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
             minus = (x == -1) & (y % 2 == 1)
             return np.where(neg, np.where(ones, 1, np.where(minus, -1, 0)), safe).astype(x.dtype)
     return np.power(x, y)
+
+
+def _complex(op: Primitive, re: np.ndarray, im: np.ndarray) -> np.ndarray:
+    # Not re + 1j * im: 1j * inf is nan + inf j, so complex(1, inf) would get a nan real part.
+    out = np.empty(re.shape, np.complex64 if re.dtype == np.float32 else np.complex128)
+    out.real, out.imag = re, im
+    return out
 
 
 def _abs(op: Primitive, x: np.ndarray) -> np.ndarray:
@@ -92,6 +101,9 @@ def _logistic(op: Primitive, x: np.ndarray) -> np.ndarray:
 
 def _dot_general(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     (lc, rc), (lb, rb) = op["contracting"], op["batch"]
+    # Axes may be negative (inference accepts them); the free-axis scan below needs them >= 0.
+    lc, lb = tuple(a % x.ndim for a in lc), tuple(a % x.ndim for a in lb)
+    rc, rb = tuple(a % y.ndim for a in rc), tuple(a % y.ndim for a in rb)
     if not lb and x.ndim == 2 and y.ndim == 2 and lc == (1,) and rc == (0,):
         return x @ y  # the common matmul straight to BLAS
     lf = [i for i in range(x.ndim) if i not in lc and i not in lb]
@@ -123,6 +135,8 @@ def _argreduce(fn: Callable) -> Kernel:
 
 
 def _cumsum(op: Primitive, x: np.ndarray) -> np.ndarray:
+    if x.ndim == 0:  # one element (np.cumsum would return shape (1,), inference says ())
+        return x.copy()
     axis = op["axis"]
     if op["reverse"]:
         return np.flip(np.cumsum(np.flip(x, axis), axis=axis, dtype=x.dtype), axis)
@@ -233,7 +247,7 @@ KERNELS: dict[str, Kernel] = {
     "conj": _unary(np.conj),
     "real": _unary(lambda x: np.real(x).copy()),
     "imag": _unary(lambda x: np.imag(x).copy()),
-    "complex": _binary(lambda re, im: re + 1j * im),
+    "complex": _complex,
     "abs": _abs,
     "sign": _sign,
     "maximum": _binary(np.maximum),
