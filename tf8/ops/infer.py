@@ -83,7 +83,12 @@ def infer_dtype(op: Primitive, avals: Sequence[Aval]) -> np.dtype:
             raise DTypeError(f"{op.name}: dtype {avals[0].dtype} not accepted (real numbers)")
         return dt.int64
     if policy is DTypePolicy.CONSTANT:
-        return op["value"].array.dtype if op.name == "constant" else dt.as_dtype(op["dtype"])
+        if op.name == "constant":
+            return op["value"].array.dtype
+        dtype = dt.as_dtype(op["dtype"])
+        if dtype not in dt.NUMERIC:  # iota: a ramp 0, 1, 2, ... has no bool form
+            raise DTypeError(f"{op.name}: dtype {dtype} not accepted (accepts numeric dtypes)")
+        return dtype
     if policy is DTypePolicy.BOOL_SELECT:
         if avals[0].dtype != dt.bool_:
             raise DTypeError(f"{op.name}: predicate must be bool, got {avals[0].dtype}")
@@ -240,8 +245,11 @@ def _dot_general_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> 
     (lc, rc), (lb, rb) = op["contracting"], op["batch"]
     if len(lc) != len(rc) or len(lb) != len(rb):
         raise ParameterError(f"dot_general: contracting {op['contracting']} batch {op['batch']}")
-    _axes_param(op, tuple(lc) + tuple(lb), len(lhs))
-    _axes_param(op, tuple(rc) + tuple(rb), len(rhs))
+    lhs_axes = _axes_param(op, tuple(lc) + tuple(lb), len(lhs))
+    rhs_axes = _axes_param(op, tuple(rc) + tuple(rb), len(rhs))
+    # Normalised (negative axes allowed): the free-axis scan below compares positions.
+    lc, lb = lhs_axes[: len(lc)], lhs_axes[len(lc) :]
+    rc, rb = rhs_axes[: len(rc)], rhs_axes[len(rc) :]
     what = f"contracting dims of {shape_str(lhs)} and {shape_str(rhs)}"
     for a, b in zip(lc, rc):
         if dims_equal(lhs[a], rhs[b]) is False:
@@ -285,7 +293,12 @@ def _pad_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Di
     for (lo, hi, interior), d in zip(config, shape):
         if interior < 0:
             raise ShapeError(f"pad: negative interior padding in {config}")
-        out.append(lo + hi + d + (d - 1) * interior if interior else lo + hi + d)
+        # Interior padding goes between elements: none for an empty (or one-element) axis.
+        gaps = max(d - 1, 0) if isinstance(d, int) else d - 1
+        size = lo + hi + d + gaps * interior
+        if isinstance(size, int) and size < 0:
+            raise ShapeError(f"pad: config {config} crops {shape_str(shape)} below size 0")
+        out.append(size)
     return tuple(out)
 
 
