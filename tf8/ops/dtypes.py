@@ -90,12 +90,18 @@ def result_type(*operands: Any) -> np.dtype:
     strong = [op for op in operands if not isinstance(op, (bool, int, float, complex))]
     weak = [op for op in operands if isinstance(op, (bool, int, float, complex))]
     if not strong:
-        return weak_scalar_dtype(weak[0]) if len(weak) == 1 else _promote_weak(weak)
-    # numpy's own NEP 50 promotion handles weak Python scalars beside strong dtypes.
-    try:
-        return canonical_dtype(np.result_type(*strong, *weak))
-    except OverflowError as exc:
-        raise DTypeError(f"Python scalar out of range for {strong}: {exc}") from None
+        result = weak_scalar_dtype(weak[0]) if len(weak) == 1 else _promote_weak(weak)
+    else:
+        # numpy's own NEP 50 promotion handles weak Python scalars beside strong dtypes.
+        result = canonical_dtype(np.result_type(*strong, *weak))
+    if is_integer(result):
+        # np.result_type(int32, 2**40) is int32: the overflow surfaces only when the scalar is
+        # converted, as a bare OverflowError; say here which scalar and which dtype.
+        info = np.iinfo(result)
+        for value in weak:
+            if isinstance(value, int) and not info.min <= value <= info.max:
+                raise DTypeError(f"Python integer {value} is out of bounds for {result}")
+    return result
 
 
 def weak_scalar_dtype(value: bool | int | float | complex) -> np.dtype:
