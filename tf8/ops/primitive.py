@@ -13,7 +13,7 @@ import numpy as np
 
 from tf8.errors import ParameterError
 from tf8.ops.catalog import CATALOG, Row
-from tf8.ops.shapes import Dim, shape_str
+from tf8.ops.shapes import Dim, DimExpr, shape_str
 
 # Parameters a row may leave out, with the value they default to.
 PARAM_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -149,6 +149,11 @@ def _params_equal(a: tuple, b: tuple) -> bool:
 
 def _param_repr(value: Any) -> str:
     if isinstance(value, np.dtype):
+        return str(value)
+    if isinstance(value, tuple):  # shapes may hold DimExprs: print them as `n`, not DimExpr('n')
+        inner = ", ".join(_param_repr(v) for v in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, DimExpr):
         return str(value)
     return repr(value)
 
