@@ -175,7 +175,7 @@ class Prepared:
             self._override(values, bindings)
         env = self._check_inputs(values)
         outputs = self.prepared.run_fn(values, self.prepared.ops_for(env))
-        return [_owned(out, values) for out in outputs]
+        return _owned_outputs(outputs, values)
 
     def run_unchecked(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         """`run` without input checks, for callers that already guarantee every array's
@@ -185,7 +185,7 @@ class Prepared:
             return self.run(*arrays)
         values = [*arrays, *tail]
         outputs = self.prepared.run_fn(values, self.prepared.ops)
-        return [_owned(out, values) for out in outputs]
+        return _owned_outputs(outputs, values)
 
     def _override(self, values: list[Any], bindings: Mapping[ValueKey | str, Any]) -> None:
         inputs = self.compiled.inputs
@@ -230,12 +230,28 @@ class Prepared:
 def _as_input_array(value: Any, aval: Aval, label: str) -> np.ndarray:
     array = np.asarray(value)
     if array.dtype != aval.dtype:
-        if isinstance(value, (bool, int, float, complex)) or (
-            array.dtype.kind == aval.dtype.kind and dt.canonical_dtype(array.dtype) == aval.dtype
-        ):
+        if isinstance(value, (bool, int, float, complex)):
+            # A Python scalar is weak, but never silently truncated (1.5 into an int input).
+            if np.can_cast(dt.weak_scalar_dtype(value), aval.dtype, "same_kind"):
+                return array.astype(aval.dtype)
+        elif array.dtype.kind == aval.dtype.kind and dt.canonical_dtype(array.dtype) == aval.dtype:
             return array.astype(aval.dtype)
-        raise RunDTypeError(f"input {label!r}: expected dtype {aval.dtype}, got {array.dtype}")
+        got = f"{array.dtype} ({value!r})" if array.ndim == 0 else str(array.dtype)
+        raise RunDTypeError(f"input {label!r}: expected dtype {aval.dtype}, got {got}")
     return array
+
+
+def _owned_outputs(outputs: Sequence[Any], inputs: list[Any]) -> list[np.ndarray]:
+    """Each output its own array: `compile(y, y)` must not hand back one array twice."""
+    result: list[np.ndarray] = []
+    seen: set[int] = set()
+    for out in outputs:
+        array = _owned(out, inputs)
+        if id(array) in seen:
+            array = array.copy()
+        seen.add(id(array))
+        result.append(array)
+    return result
 
 
 def _owned(out: Any, inputs: list[Any]) -> np.ndarray:
