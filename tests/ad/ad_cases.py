@@ -1,0 +1,274 @@
+"""Per-row differentiation cases: the catalog's random cases, moved inside each op's domain.
+
+`DIFFERENTIABLE[name]` says how to turn a random case of row `name` (drawn by
+`tests/ops/catalog_cases.py` from a base shape and a seed) into one where the row is smooth:
+`domain(inputs, params)` moves the operands away from poles, branch cuts and kinks (log of
+positive numbers, asin in (-1, 1), no ties for maximum, ...) and `complex_ok` says whether
+the complex128 case is tested. `ZERO_DERIVATIVE` lists the rows that declare a zero
+derivative. Together they must cover the catalog (tests/ad/test_ad_rules.py checks it), so a
+new row needs an entry here.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ops"))
+from catalog_cases import ADMITTED, GENERATORS, Case, Draw  # noqa: E402
+
+import tf8  # noqa: E402
+from tf8.traced import TracedTensor, apply1  # noqa: E402
+
+F64 = np.dtype(np.float64)
+C128 = np.dtype(np.complex128)
+
+Domain = Callable[[list[np.ndarray], dict[str, Any]], tuple[list[np.ndarray], dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class AdCase:
+    """How row `name` is differentiated: a domain map, and whether complex128 is tested."""
+
+    domain: Domain | None = None
+    complex_ok: bool = True
+
+
+# --- moving operands inside a domain ----------------------------------------------------------
+
+
+def _real_map(fn: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    """Apply `fn` to a real array, or to the real part of a complex one."""
+
+    def apply(x: np.ndarray) -> np.ndarray:
+        if x.dtype.kind != "c":
+            return fn(x).astype(x.dtype)
+        return (fn(x.real) + 1j * x.imag).astype(x.dtype)
+
+    return apply
+
+
+def _imag_scale(factor: float) -> Callable[[np.ndarray], np.ndarray]:
+    def apply(x: np.ndarray) -> np.ndarray:
+        return x if x.dtype.kind != "c" else (x.real + 1j * factor * x.imag).astype(x.dtype)
+
+    return apply
+
+
+def _scale(factor: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda x: (x * factor).astype(x.dtype)
+
+
+def positive(x: np.ndarray) -> np.ndarray:
+    """Real part >= 0.5: inside the domain of log/sqrt/pow and off their branch cuts."""
+    return _real_map(lambda r: np.abs(r) + 0.5)(x)
+
+
+def away_from_zero(x: np.ndarray, gap: float = 0.25) -> np.ndarray:
+    """Entries closer than `gap` to 0 moved out to ±(gap + 0.25)."""
+    near = np.abs(x) < gap
+    side = np.where(np.real(x) < 0, -1.0, 1.0)
+    return np.where(near, side * (gap + 0.25), x).astype(x.dtype)
+
+
+def separate(x: np.ndarray, others: Sequence[np.ndarray], gap: float = 0.04) -> np.ndarray:
+    """`x` shifted up in steps of 0.1 until no entry is within `gap` of an entry of `others`.
+
+    Real parts are compared: complex numbers are ordered lexicographically, so the kinks of
+    maximum/minimum/clamp lie where the real parts meet.
+    """
+    for _ in range(len(others) + 2):
+        near = np.zeros(x.shape, bool)
+        for other in others:
+            near |= np.abs(np.real(x - other)) < gap
+        x = np.where(near, x + 0.1, x).astype(x.dtype)
+    return x
+
+
+def distinct(x: np.ndarray, step: float = 0.37) -> np.ndarray:
+    """All entries made distinct (spaced `step` apart) keeping their order: no ties."""
+    ranks = np.argsort(np.argsort(np.real(x).ravel(), kind="stable"), kind="stable")
+    values = (ranks - ranks.size / 2) * step
+    out = values.reshape(x.shape).astype(x.dtype)
+    if x.dtype.kind == "c":
+        out = out + 1j * x.imag
+    return out
+
+
+def each(*maps: Callable[[np.ndarray], np.ndarray] | None) -> Domain:
+    """Operand i goes through maps[i] (None leaves it alone); parameters are kept."""
+
+    def domain(inputs, params):
+        out = [m(x) if m is not None else x for m, x in zip(maps, inputs)]
+        return out + list(inputs[len(maps) :]), params
+
+    return domain
+
+
+def chain(*fns: Callable[[np.ndarray], np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    def apply(x: np.ndarray) -> np.ndarray:
+        for fn in fns:
+            x = fn(x)
+        return x
+
+    return apply
+
+
+def _divisor_nonzero(inputs, params):
+    x, y = inputs
+    return [x, away_from_zero(y)], params
+
+
+def _rem_off_integers(inputs, params):
+    """Divisor away from 0 and Re(x / y) away from integers (where rem jumps)."""
+    x, y = inputs
+    y = away_from_zero(y, 0.5)
+    quotient = np.real(x / y)
+    near = np.abs(quotient - np.round(quotient)) < 0.05
+    return [np.where(near, x + 0.25 * y, x).astype(x.dtype), y], params
+
+
+def _no_ties(inputs, params):
+    x, y = inputs
+    return [x, separate(y, [x])], params
+
+
+def _clamp_apart(inputs, params):
+    lo, x, hi = inputs
+    hi = separate(hi, [lo])
+    return [lo, separate(x, [lo, hi]), hi], params
+
+
+def _convert_inexact(inputs, params):
+    """Targets of the same precision: float64 or complex128 (int/bool targets are zero rows)."""
+    (x,) = inputs
+    target = params["dtype"]
+    if x.dtype.kind == "c":
+        return inputs, {**params, "dtype": C128}
+    return inputs, {**params, "dtype": C128 if target.kind == "c" else F64}
+
+
+def _atan2_off_cut(inputs, params):
+    y, x = inputs
+    return [away_from_zero(y), x], params
+
+
+# Rows whose derivative is 0 (piecewise constant, boolean/integer-valued, or inputless).
+ZERO_DERIVATIVE = frozenset(
+    "sign compare and or not floor ceil round argmax argmin iota shape_of constant".split()
+)
+
+_SMOOTH = AdCase()
+DIFFERENTIABLE: dict[str, AdCase] = {
+    # arithmetic
+    "add": _SMOOTH,
+    "sub": _SMOOTH,
+    "mul": _SMOOTH,
+    "div": AdCase(_divisor_nonzero),
+    "rem": AdCase(_rem_off_integers),
+    "pow": AdCase(each(positive, None)),
+    "neg": _SMOOTH,
+    "conj": _SMOOTH,
+    "real": _SMOOTH,
+    "imag": _SMOOTH,
+    "complex": _SMOOTH,
+    "abs": AdCase(each(away_from_zero)),
+    "maximum": AdCase(_no_ties),
+    "minimum": AdCase(_no_ties),
+    "clamp": AdCase(_clamp_apart),
+    "select": _SMOOTH,
+    # analytic
+    "exp": _SMOOTH,
+    "expm1": _SMOOTH,
+    "log": AdCase(each(positive)),
+    "log1p": AdCase(each(_real_map(lambda r: np.abs(r) - 0.5))),
+    "sin": _SMOOTH,
+    "cos": _SMOOTH,
+    "tan": AdCase(each(_real_map(lambda r: 0.35 * r))),  # |x| < 1.4 < pi/2
+    "sinh": _SMOOTH,
+    "cosh": _SMOOTH,
+    "tanh": AdCase(each(_imag_scale(0.35))),  # poles at i*pi/2
+    "asin": AdCase(each(_real_map(lambda r: 0.6 * r))),  # |x| <= 0.9
+    "acos": AdCase(each(_real_map(lambda r: 0.6 * r))),
+    "atan": AdCase(each(_imag_scale(0.2))),  # poles at ±i
+    "atan2": AdCase(_atan2_off_cut),
+    "sqrt": AdCase(each(positive)),
+    "rsqrt": AdCase(each(positive)),
+    "erf": _SMOOTH,
+    "logistic": AdCase(each(_imag_scale(0.35))),  # poles at i*pi
+    # contraction, reductions
+    "dot_general": _SMOOTH,
+    "reduce_sum": _SMOOTH,
+    "reduce_prod": _SMOOTH,
+    "reduce_max": AdCase(each(distinct)),
+    "reduce_min": AdCase(each(distinct)),
+    "cumsum": _SMOOTH,
+    # structural and indexing (all linear in their array operands)
+    "transpose": _SMOOTH,
+    "reshape": _SMOOTH,
+    "broadcast_in_dim": _SMOOTH,
+    "convert": AdCase(_convert_inexact),
+    "extract_diag": _SMOOTH,
+    "embed_diag": _SMOOTH,
+    "tril": _SMOOTH,
+    "triu": _SMOOTH,
+    "gather": _SMOOTH,
+    "scatter_add": _SMOOTH,
+    "slice": _SMOOTH,
+    "dynamic_slice": _SMOOTH,
+    "dynamic_update_slice": _SMOOTH,
+    "pad": _SMOOTH,
+    "concatenate": _SMOOTH,
+    "reverse": _SMOOTH,
+    "dynamic_truncate": _SMOOTH,
+    "pad_to_match": _SMOOTH,
+}
+
+
+def dtypes_of(name: str) -> list[np.dtype]:
+    """float64, and complex128 where the row admits it and its case allows it."""
+    admitted = ADMITTED[name]
+    out = [F64] if F64 in admitted else []
+    if C128 in admitted and DIFFERENTIABLE.get(name, _SMOOTH).complex_ok:
+        out.append(C128)
+    return out
+
+
+def as_traced(x: Any) -> TracedTensor:
+    return x if isinstance(x, TracedTensor) else tf8.tensor(np.asarray(x))
+
+
+@dataclass
+class RowCall:
+    """Row `name` applied to `inputs`, as a function of the operands at `positions`."""
+
+    name: str
+    inputs: list[np.ndarray]
+    params: dict[str, Any]
+    positions: list[int]
+
+    def __call__(self, *xs: Any) -> TracedTensor:
+        operands: list[Any] = list(self.inputs)
+        for position, x in zip(self.positions, xs):
+            operands[position] = x
+        return apply1(self.name, [as_traced(o) for o in operands], **self.params)
+
+    @property
+    def args(self) -> list[np.ndarray]:
+        return [self.inputs[p] for p in self.positions]
+
+
+def draw_call(base_shape: Sequence[int], seed: int, name: str, dtype: np.dtype) -> RowCall:
+    """A random call of row `name` on `dtype` operands, inside the row's smooth domain."""
+    case: Case = GENERATORS[name](Draw(base_shape, seed), dtype)
+    inputs, params = list(case.inputs), dict(case.params)
+    spec = DIFFERENTIABLE.get(name)
+    if spec is not None and spec.domain is not None:
+        inputs, params = spec.domain(inputs, params)
+    positions = [i for i, x in enumerate(inputs) if x.dtype.kind in "fc"]
+    return RowCall(name, inputs, params, positions)
