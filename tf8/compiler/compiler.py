@@ -90,7 +90,7 @@ def _collect_bindings(outputs: Sequence[TracedTensor]) -> dict[ValueKey, Any]:
                 or not (
                     old.shape == array.shape
                     and old.dtype == array.dtype
-                    and np.array_equal(old, array)
+                    and np.array_equal(old, array, equal_nan=True)
                 )
             ):
                 arrays = (old.arrays if isinstance(old, Conflict) else (old,)) + (
@@ -172,9 +172,13 @@ def _order_by_specs(
 ) -> list[ValueKey]:
     spec_keys = [t.key for t in specs]
     present = set(input_keys)
+    seen: set[ValueKey] = set()
     for t in specs:
         if not t.key.is_input:
             raise CompileError(f"input spec {t.aval} is not a leaf (tensor or placeholder)")
+        if t.key in seen:
+            raise CompileError(f"input spec {_leaf(t.key).label()!r} ({t.aval}) is listed twice")
+        seen.add(t.key)
         if t.key not in present:
             raise UnusedInput(
                 f"input spec {_leaf(t.key).label()!r} ({t.aval}) is not used by the outputs"
