@@ -21,6 +21,7 @@ from tf8.traced import TracedTensor, apply1
 from .lax import (
     Tangent,
     broadcast,
+    compare,
     convert,
     div,
     mul,
@@ -265,9 +266,26 @@ def _dot_general(op, operands, linear, ct):
 TRANSPOSE_RULES["dot_general"] = _dot_general
 
 
+def _start_limits(
+    indices: TracedTensor, shape: Sequence, index_map: Sequence[int], sizes: Sequence
+) -> TracedTensor | None:
+    """The largest start that keeps a window in bounds, per index component, shaped like
+    `indices` (None when a size is symbolic)."""
+    limits = [shape[d] - sizes[d] for d in index_map]
+    if not all(isinstance(v, (int, np.integer)) for v in limits):
+        return None
+    vector = apply1("constant", [], value=np.asarray(limits, dtype=indices.dtype))
+    return broadcast(vector, indices.shape, (indices.ndim - 1,))
+
+
 def _gather(op, operands, linear, ct):
     operand, indices = operands
     params = gather_transpose_params(op)
+    # gather clamps each start into range but scatter_add drops windows out of range: clamp
+    # the indices first so every cotangent lands where gather read it.
+    limits = _start_limits(indices, operand.shape, op["start_index_map"], op["slice_sizes"])
+    if limits is not None:
+        indices = apply1("clamp", [zeros(indices.aval), indices, limits])
     return [apply1("scatter_add", [zeros(operand.aval), indices, ct], **params), None]
 
 
@@ -277,6 +295,17 @@ def _scatter_add(op, operands, linear, ct):
     if linear[2]:
         params = scatter_add_transpose_params(op, updates.shape)
         ct_updates = apply1("gather", [ct, indices], **params)
+        # scatter_add drops windows out of range (their updates do not matter) but gather
+        # clamps them back in: zero those cotangents.
+        index_map = op["scatter_dims_to_operand_dims"]
+        limits = _start_limits(indices, operand.shape, index_map, params["slice_sizes"])
+        if limits is not None:
+            fits = apply1("and", [compare(indices, 0, "ge"), compare(indices, limits, "le")])
+            count = reduce_sum(convert(fits, indices.dtype), [indices.ndim - 1])
+            window_fits = compare(count, len(index_map), "eq")
+            batch_axes = [i for i in range(updates.ndim) if i not in op["update_window_dims"]]
+            mask = broadcast(window_fits, updates.shape, batch_axes)
+            ct_updates = apply1("select", [mask, ct_updates, zeros(updates.aval)])
     return [ct if linear[0] else None, None, ct_updates]
 
 
