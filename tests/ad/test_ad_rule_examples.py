@@ -7,6 +7,7 @@ import pytest
 
 import tf8
 import tf8.numpy as tnp
+from tf8.ops.gather import take_params, take_transpose_params
 from tf8.traced import TracedTensor
 from tf8.traced import apply1 as _apply1
 
@@ -83,3 +84,32 @@ def test_maximum_and_minimum_on_arrays():
     gx, gy = tf8.grad(lambda x, y: tnp.sum(tnp.maximum(x, y) * x), argnums=(0, 1))(x, y)
     np.testing.assert_allclose(gx, [2.0, 10.0, -3.0])  # max + x * weight
     np.testing.assert_allclose(gy, [1.0, 0.0, -1.0])
+
+
+OUT_OF_RANGE = np.array([[-2], [0], [7], [3], [3]])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_gather_with_indices_out_of_range(dtype):
+    """gather clamps starts into range; its transpose must scatter where it read."""
+    x = RNG.standard_normal((4, 3))
+    params = take_params(x.shape, 0, 1)
+    indices = OUT_OF_RANGE.astype(dtype)
+    tf8.check_grads(lambda x: apply1("gather", [x, indices], **params), [x], order=2)
+    g = tf8.grad(lambda x: tnp.sum(apply1("gather", [x, indices], **params)))(x)
+    np.testing.assert_array_equal(g[:, 0], [2.0, 0.0, 0.0, 3.0])  # -2 -> 0, 7 -> 3
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_scatter_add_with_indices_out_of_range(dtype):
+    """scatter_add drops windows out of range: their updates get a zero gradient."""
+    x, updates = RNG.standard_normal((4, 3)), RNG.standard_normal((5, 3))
+    params = take_transpose_params(x.shape, 0, 1)
+    indices = OUT_OF_RANGE.astype(dtype)
+
+    def f(x, u):
+        return apply1("scatter_add", [x, indices, u], **params)
+
+    tf8.check_grads(f, [x, updates], order=2)
+    g = tf8.grad(lambda u: tnp.sum(f(x, u)))(updates)
+    np.testing.assert_array_equal(g[:, 0], [0.0, 1.0, 0.0, 1.0, 1.0])
