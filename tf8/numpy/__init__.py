@@ -1,4 +1,8 @@
-"""tf8.numpy: numpy's names and semantics on traced values."""
+"""tf8.numpy: numpy's names and semantics on traced values.
+
+`__all__` is also the table numpy's dispatch (`np.f(traced)` → `tf8.numpy.f`) is built from;
+functions tf8 cannot express (sort, unique, ...) exist and raise UnsupportedOperationError.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +15,87 @@ from tf8.ops.dtypes import (
     int32,
     int64,
 )
+from tf8.ops.extension.einsum import einsum
 
-from . import _methods
-from ._contract import dot, matmul
-from ._core import asarray, astype, broadcast_arrays, broadcast_to
+from . import _methods, linalg
+from ._contract import dot, inner, kron, matmul, outer, tensordot, vdot, vecdot
+from ._core import (
+    array,
+    asarray,
+    astype,
+    broadcast_arrays,
+    broadcast_shapes,
+    broadcast_to,
+    ndim,
+    result_type,
+    shape,
+    shape_of,
+    size,
+)
+from ._creation import (
+    arange,
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    identity,
+    linspace,
+    logspace,
+    meshgrid,
+    ones,
+    ones_like,
+    tri,
+    zeros,
+    zeros_like,
+)
+from ._indexing import take
+from ._joining import (
+    array_split,
+    column_stack,
+    dsplit,
+    dstack,
+    hsplit,
+    hstack,
+    row_stack,
+    split,
+    vsplit,
+    vstack,
+)
+from ._math import (
+    allclose,
+    angle,
+    arccosh,
+    arcsinh,
+    arctanh,
+    array_equal,
+    cbrt,
+    copysign,
+    deg2rad,
+    degrees,
+    divmod_,
+    fabs,
+    float_power,
+    fmax,
+    fmin,
+    heaviside,
+    hypot,
+    isclose,
+    isfinite,
+    isinf,
+    isnan,
+    logaddexp,
+    logaddexp2,
+    nan_to_num,
+    rad2deg,
+    radians,
+    real_if_close,
+    signbit,
+    sinc,
+)
+from ._matrix import diag, diagflat, diagonal, trace, tril, triu
+from ._pad import pad
+from ._rearrange import flip, fliplr, flipud, repeat, roll, rot90, tile
 from ._reductions import (
     all,
     amax,
@@ -22,16 +103,26 @@ from ._reductions import (
     any,
     argmax,
     argmin,
+    average,
+    count_nonzero,
+    cumprod,
     cumsum,
     max,
     mean,
     min,
+    nanmean,
+    nanprod,
+    nansum,
     prod,
+    ptp,
     std,
     sum,
     var,
 )
 from ._shape import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
     concatenate,
     expand_dims,
     moveaxis,
@@ -42,6 +133,7 @@ from ._shape import (
     swapaxes,
     transpose,
 )
+from ._types import copy, iscomplex, iscomplexobj, isreal, isrealobj
 from ._ufuncs import (
     abs,
     absolute,
@@ -52,6 +144,7 @@ from ._ufuncs import (
     arctan2,
     bitwise_and,
     bitwise_or,
+    bitwise_xor,
     ceil,
     clip,
     conj,
@@ -64,6 +157,7 @@ from ._ufuncs import (
     exp,
     exp2,
     expm1,
+    fix,
     floor,
     floor_divide,
     greater,
@@ -104,10 +198,29 @@ from ._ufuncs import (
     tan,
     tanh,
     true_divide,
+    trunc,
     where,
 )
+from ._unsupported import UNSUPPORTED
 
-array = asarray
+array_equiv = array_equal
+around = round
 bool = bool_  # noqa: A001 - numpy's name
+divmod = divmod_  # noqa: A001 - numpy's name
+pi = 3.141592653589793
+e = 2.718281828459045
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+globals().update(UNSUPPORTED)
+
+__all__ = sorted(
+    name
+    for name, value in globals().items()
+    if not name.startswith("_")
+    and callable(value)
+    and not isinstance(value, type)
+    and name not in ("annotations", "divmod_")
+)
 
 _methods.install()

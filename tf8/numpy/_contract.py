@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from tf8.errors import ShapeError
+from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor, apply1
 
-from ._core import ArrayLike, broadcast_shapes, broadcast_to, promote
+from ._core import (
+    ArrayLike,
+    asarray,
+    astype,
+    broadcast_shapes,
+    broadcast_to,
+    normalize_axis,
+    promote,
+)
 from ._shape import expand_dims, squeeze
 
 
@@ -21,8 +34,14 @@ def _check_contracted(name: str, a: TracedTensor, b: TracedTensor, ax: int, bx: 
 def matmul(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
     """numpy.matmul: 1-D operands are promoted to matrices, leading axes broadcast."""
     a, b = promote(x1, x2)
+    if a.dtype == dt.bool_:  # a boolean product: any(a_ik and b_kj)
+        from ._ufuncs import greater
+
+        return greater(matmul(astype(a, dt.int64), astype(b, dt.int64)), 0)
     if a.ndim == 0 or b.ndim == 0:
-        raise ShapeError("matmul: input operand does not have enough dimensions (0-d)")
+        raise ShapeError(
+            f"matmul: input operand does not have enough dimensions (0-d): {a.aval} @ {b.aval}"
+        )
     vec_a, vec_b = a.ndim == 1, b.ndim == 1
     if vec_a:
         a = expand_dims(a, 0)
@@ -58,3 +77,82 @@ def dot(a: ArrayLike, b: ArrayLike) -> TracedTensor:
     by = 0 if y.ndim == 1 else y.ndim - 2
     _check_contracted("dot", x, y, x.ndim - 1, by)
     return apply1("dot_general", [x, y], contracting=((x.ndim - 1,), (by,)), batch=((), ()))
+
+
+def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2) -> TracedTensor:
+    """Sum products over `axes` (an int: a's last N with b's first N; or two axis lists)."""
+    x, y = promote(a, b)
+    if isinstance(axes, (int, np.integer)):
+        n = int(axes)
+        if n < 0 or n > x.ndim or n > y.ndim:
+            raise ShapeError(f"tensordot: axes={n} does not fit {x.aval} and {y.aval}")
+        ax, bx = list(range(x.ndim - n, x.ndim)), list(range(n))
+    else:
+        try:
+            ax_, bx_ = axes
+        except (TypeError, ValueError):
+            raise ShapeError(f"tensordot: axes must be an int or a pair, got {axes!r}") from None
+        ax = [ax_] if isinstance(ax_, (int, np.integer)) else list(ax_)
+        bx = [bx_] if isinstance(bx_, (int, np.integer)) else list(bx_)
+        if len(ax) != len(bx):
+            raise ShapeError(f"tensordot: shape-mismatch for sum: axes {axes!r}")
+        ax = [normalize_axis(i, x.ndim) for i in ax]
+        bx = [normalize_axis(i, y.ndim) for i in bx]
+    for i, j in zip(ax, bx):
+        _check_contracted("tensordot", x, y, i, j)
+    return apply1("dot_general", [x, y], contracting=(tuple(ax), tuple(bx)), batch=((), ()))
+
+
+def inner(a: ArrayLike, b: ArrayLike) -> TracedTensor:
+    """Sum products over the last axes of a and b (a product for scalars)."""
+    x, y = promote(a, b)
+    if x.ndim == 0 or y.ndim == 0:
+        from ._ufuncs import multiply
+
+        return multiply(x, y)
+    _check_contracted("inner", x, y, x.ndim - 1, y.ndim - 1)
+    return apply1("dot_general", [x, y], contracting=((x.ndim - 1,), (y.ndim - 1,)), batch=((), ()))
+
+
+def outer(a: ArrayLike, b: ArrayLike) -> TracedTensor:
+    """a[i] * b[j] over the flattened inputs."""
+    from ._shape import ravel, reshape
+    from ._ufuncs import multiply
+
+    x, y = ravel(asarray(a)), ravel(asarray(b))
+    return multiply(reshape(x, (x.shape[0], 1)), reshape(y, (1, y.shape[0])))
+
+
+def vdot(a: ArrayLike, b: ArrayLike) -> TracedTensor:
+    """sum(conj(a) * b) over the flattened inputs."""
+    from ._shape import ravel
+    from ._ufuncs import conjugate
+
+    x, y = promote(a, b)
+    x, y = ravel(conjugate(x)), ravel(y)
+    if dims_equal(x.shape[0], y.shape[0]) is False:
+        raise ShapeError(f"vdot: vectors have different lengths: {x.aval} and {y.aval}")
+    return apply1("dot_general", [x, y], contracting=((0,), (0,)), batch=((), ()))
+
+
+def kron(a: ArrayLike, b: ArrayLike) -> TracedTensor:
+    """Kronecker product: blocks a[i, j] * b (broadcast multiply + reshape)."""
+    from ._shape import reshape
+    from ._ufuncs import multiply
+
+    x, y = promote(a, b)
+    ndim = max(x.ndim, y.ndim)
+    x = reshape(x, (1,) * (ndim - x.ndim) + x.shape)
+    y = reshape(y, (1,) * (ndim - y.ndim) + y.shape)
+    xs = reshape(x, tuple(d for dim in x.shape for d in (dim, 1)))
+    ys = reshape(y, tuple(d for dim in y.shape for d in (1, dim)))
+    return reshape(multiply(xs, ys), tuple(p * q for p, q in zip(x.shape, y.shape)))
+
+
+def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> TracedTensor:
+    """sum(conj(x1) * x2) over `axis`, broadcasting the other axes (numpy 2's vecdot)."""
+    from ._reductions import sum as sum_
+    from ._ufuncs import conjugate, multiply
+
+    x, y = promote(x1, x2)
+    return sum_(multiply(conjugate(x), y), axis=axis)

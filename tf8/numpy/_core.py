@@ -2,7 +2,8 @@
 
 Every function here validates its inputs and emits catalog primitives through
 `tf8.traced.apply1`; broadcasting is explicit in the graph (broadcast_in_dim), dtype
-promotion is numpy ≥ 2's (Python scalars are weak and enter as `constant`s).
+promotion is numpy ≥ 2's (Python scalars are weak and enter as `constant`s; numpy scalars
+such as `np.float32(2)` are strong, as in numpy).
 """
 
 from __future__ import annotations
@@ -12,25 +13,42 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import AxisError, ShapeError
+from tf8.errors import AxisError, DTypeError, ShapeError, UnsupportedOperationError
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import ConstantValue
-from tf8.ops.shapes import Dim, dims_equal, shape_str
+from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
 from tf8.traced import TracedTensor, apply1, concrete_array
 
 ArrayLike = Any
 _SCALARS = (bool, int, float, complex)
 
 
+def is_weak_scalar(value: Any) -> bool:
+    """A Python scalar (weakly typed under NEP 50); numpy scalars are strong."""
+    return isinstance(value, _SCALARS) and not isinstance(value, np.generic)
+
+
 def constant(value: ArrayLike, dtype: Any = None) -> TracedTensor:
     """A literal array as a structural `constant` node (part of the program's identity)."""
-    array = concrete_array(value)
+    if isinstance(value, DimExpr) or (
+        isinstance(value, (list, tuple)) and any(isinstance(v, DimExpr) for v in value)
+    ):
+        raise UnsupportedOperationError(
+            f"the symbolic dimension {value} has no value at trace time; read a size at run "
+            "time with tf8.numpy.shape_of(x, axis)"
+        )
+    try:
+        array = concrete_array(value)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, DTypeError):
+            raise
+        raise DTypeError(f"cannot convert {type(value).__name__} to a tf8 array: {exc}") from None
     if dtype is not None:
         array = array.astype(dt.as_dtype(dtype))
     return apply1("constant", [], value=ConstantValue(array))
 
 
-def asarray(value: ArrayLike, dtype: Any = None) -> TracedTensor:
+def asarray(value: ArrayLike, dtype: Any = None, *, copy: Any = None) -> TracedTensor:
     """`value` as a TracedTensor: traced values pass through, lists of them are stacked."""
     if isinstance(value, TracedTensor):
         return value if dtype is None else astype(value, dtype)
@@ -40,6 +58,14 @@ def asarray(value: ArrayLike, dtype: Any = None) -> TracedTensor:
         result = stack([asarray(v) for v in value])
         return result if dtype is None else astype(result, dtype)
     return constant(value, dtype)
+
+
+def array(value: ArrayLike, dtype: Any = None, *, copy: Any = True, ndmin: int = 0) -> TracedTensor:
+    """numpy.array: like `asarray` (traced values are immutable, so never copied), `ndmin`."""
+    out = asarray(value, dtype)
+    if out.ndim < ndmin:
+        out = apply1("reshape", [out], shape=(1,) * (ndmin - out.ndim) + out.shape)
+    return out
 
 
 def _contains_traced(value: Any) -> bool:
@@ -53,21 +79,42 @@ def _contains_traced(value: Any) -> bool:
     return False
 
 
-def astype(x: TracedTensor, dtype: Any) -> TracedTensor:
+def astype(x: ArrayLike, dtype: Any) -> TracedTensor:
+    """`x` converted to `dtype` (a no-op when it already has it)."""
+    x = asarray(x)
     target = dt.as_dtype(dtype)
     if x.dtype == target:
         return x
     return apply1("convert", [x], dtype=target)
 
 
+def _dtype_of(value: Any) -> Any:
+    return value.dtype if isinstance(value, TracedTensor) else value
+
+
 def promote(*values: ArrayLike) -> list[TracedTensor]:
     """Lift `values` to TracedTensors of one dtype under numpy ≥ 2 (weak scalar) promotion."""
-    operands = [v if isinstance(v, (TracedTensor, *_SCALARS)) else asarray(v) for v in values]
-    dtype = dt.result_type(*[v.dtype if isinstance(v, TracedTensor) else v for v in operands])
+    operands = [
+        v if isinstance(v, TracedTensor) or is_weak_scalar(v) else asarray(v) for v in values
+    ]
+    dtype = dt.result_type(*[_dtype_of(v) for v in operands])
     return [
         astype(v, dtype) if isinstance(v, TracedTensor) else constant(np.asarray(v, dtype=dtype))
         for v in operands
     ]
+
+
+def result_type(*values: ArrayLike) -> np.dtype:
+    """numpy.result_type over traced values, arrays, dtypes and weak Python scalars."""
+    operands = []
+    for v in values:
+        if isinstance(v, TracedTensor) or is_weak_scalar(v):
+            operands.append(_dtype_of(v))
+        elif isinstance(v, (np.dtype, type, str)):
+            operands.append(dt.as_dtype(v))
+        else:
+            operands.append(asarray(v).dtype)
+    return dt.result_type(*operands)
 
 
 def broadcast_shapes(*shapes: Sequence[Dim]) -> tuple[Dim, ...]:
@@ -93,9 +140,20 @@ def broadcast_shapes(*shapes: Sequence[Dim]) -> tuple[Dim, ...]:
     return tuple(result)
 
 
-def broadcast_to(x: ArrayLike, shape: Sequence[Dim]) -> TracedTensor:
+def as_shape_arg(shape: Any) -> tuple[Dim, ...]:
+    """A numpy `shape` argument (an int, a name, a DimExpr or a sequence of them)."""
+    if isinstance(shape, (int, np.integer, str, DimExpr)):
+        shape = (shape,)
+    try:
+        return tuple(as_dim(d) for d in shape)
+    except TypeError:
+        raise ShapeError(f"a shape must be an int or a sequence of ints, got {shape!r}") from None
+
+
+def broadcast_to(x: ArrayLike, shape: Any) -> TracedTensor:
+    """numpy.broadcast_to, as one broadcast_in_dim."""
     x = asarray(x)
-    shape = tuple(shape)
+    shape = as_shape_arg(shape)
     if x.shape == shape:
         return x
     lead = len(shape) - x.ndim
@@ -108,9 +166,11 @@ def broadcast_to(x: ArrayLike, shape: Sequence[Dim]) -> TracedTensor:
     return apply1("broadcast_in_dim", [x], shape=shape, broadcast_dimensions=dims)
 
 
-def broadcast_arrays(*values: TracedTensor) -> list[TracedTensor]:
-    shape = broadcast_shapes(*[v.shape for v in values])
-    return [broadcast_to(v, shape) for v in values]
+def broadcast_arrays(*values: ArrayLike) -> list[TracedTensor]:
+    """numpy.broadcast_arrays."""
+    xs = [asarray(v) for v in values]
+    shape = broadcast_shapes(*[v.shape for v in xs])
+    return [broadcast_to(v, shape) for v in xs]
 
 
 def elementwise(name: str, *values: ArrayLike, **params: Any) -> TracedTensor:
@@ -124,7 +184,39 @@ def inexact(x: ArrayLike) -> TracedTensor:
     return astype(x, dt.float_dtype(x.dtype))
 
 
+def full_of(value: Any, shape: Sequence[Dim], dtype: Any) -> TracedTensor:
+    """A tensor of `shape` filled with the Python scalar `value` (a broadcast constant)."""
+    return broadcast_to(constant(np.asarray(value, dtype=dt.as_dtype(dtype))), shape)
+
+
+def shape_of(x: ArrayLike, axis: int) -> TracedTensor:
+    """The size of `axis` of `x` as an int64 scalar (a constant when it is static)."""
+    x = asarray(x)
+    axis = normalize_axis(axis, x.ndim)
+    dim = x.shape[axis]
+    if isinstance(dim, int):
+        return constant(np.int64(dim))
+    return apply1("shape_of", [x], axis=axis)
+
+
+def shape(a: ArrayLike) -> tuple[Dim, ...]:
+    """numpy.shape (symbolic dimensions are DimExprs)."""
+    return asarray(a).shape
+
+
+def ndim(a: ArrayLike) -> int:
+    """numpy.ndim."""
+    return asarray(a).ndim
+
+
+def size(a: ArrayLike, axis: int | None = None) -> Dim:
+    """numpy.size (a DimExpr when symbolic)."""
+    x = asarray(a)
+    return x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
+
+
 def normalize_axis(axis: int, ndim: int, what: str = "axis") -> int:
+    """`axis` in [0, ndim); AxisError naming the rank otherwise."""
     if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
         raise AxisError(f"{what} must be an int, got {axis!r}")
     if not -ndim <= axis < ndim:
@@ -136,7 +228,12 @@ def normalize_axes(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ..
     """numpy's `axis=` argument as a sorted tuple of non-negative axes."""
     if axis is None:
         return tuple(range(ndim))
-    axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+    if isinstance(axis, (int, np.integer)):
+        axes: tuple[Any, ...] = (axis,)
+    elif isinstance(axis, (tuple, list)):
+        axes = tuple(axis)
+    else:
+        raise AxisError(f"axis must be an int, a tuple of ints or None, got {axis!r}")
     norm = tuple(normalize_axis(a, ndim) for a in axes)
     if len(set(norm)) != len(norm):
         raise AxisError(f"repeated axis in {axis}")

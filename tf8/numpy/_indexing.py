@@ -1,107 +1,264 @@
-"""Basic indexing (`x[1:3, None, ..., 0]`) on traced values, lowered to slice/reverse/reshape."""
+"""`x[index]`: numpy's basic indexing (ints, slices, None, ...) and advanced indexing.
+
+Basic indexing lowers to reverse/slice/reshape; integer-array indices (lists, numpy arrays,
+int TracedTensors) lower to one `gather` with numpy's placement rule for the broadcast index
+axes (where the advanced indices were when they are adjacent, first otherwise). Constant
+indices are bounds-checked at trace time as numpy does; traced ones wrap negatives and are
+clamped into range at run time (JAX's rule). Boolean masks have a data-dependent shape and are
+refused unless they are constant (a numpy array or list, turned into integer indices).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from tf8.errors import ShapeError
-from tf8.ops.shapes import shape_str
+from tf8.errors import DTypeError, IndexingError, UnsupportedOperationError
+from tf8.ops import dtypes as dt
+from tf8.ops.gather import take_params
+from tf8.ops.shapes import Dim, shape_str
 from tf8.traced import TracedTensor, apply1
 
-from ._core import asarray
+from ._core import _contains_traced, asarray, broadcast_shapes, broadcast_to, constant, shape_of
 from ._shape import reshape
+from ._slicing import AxisSlice, apply_slices, clamp_slice, index_slice
 
 
-def _expand_index(index: Any, ndim: int) -> list[Any]:
+def _is_int(item: Any) -> bool:
+    return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
+
+
+def _is_basic(item: Any) -> bool:
+    return item is None or item is Ellipsis or isinstance(item, slice) or _is_int(item)
+
+
+def _items(index: Any) -> list[Any]:
     items = list(index) if isinstance(index, tuple) else [index]
+    expanded: list[Any] = []
+    for item in items:
+        if isinstance(item, (bool, np.bool_)):
+            raise UnsupportedOperationError(
+                f"indexing with the bool scalar {item!r} is not supported (numpy reads it as a "
+                "0-d mask); use expand_dims / where instead"
+            )
+        if isinstance(item, TracedTensor) and item.dtype == dt.bool_:
+            raise UnsupportedOperationError(
+                f"boolean mask indexing with a traced mask ({item.aval}) is not supported: the "
+                "result's shape depends on the data; use tf8.numpy.where(mask, x, 0) instead"
+            )
+        if isinstance(item, (list, tuple)) and _contains_traced(item):
+            item = asarray(item)
+        if not _is_basic(item) and not isinstance(item, TracedTensor):
+            array = np.asarray(item)
+            if array.size == 0 and array.dtype.kind == "f":
+                array = array.astype(np.int64)  # numpy reads `x[[]]` as an empty int index
+            if array.dtype == np.bool_:
+                expanded.extend(np.nonzero(array))  # a constant mask: numpy's integer indices
+                continue
+            if array.dtype.kind not in "iu":
+                raise IndexingError(
+                    "only integers, slices (`:`), ellipsis (`...`), None and integer or boolean "
+                    f"arrays are valid indices, got {type(item).__name__} of dtype {array.dtype}"
+                )
+            item = array
+        expanded.append(item)
+    return expanded
+
+
+def _expand_ellipsis(items: list[Any], ndim: int) -> list[Any]:
     if sum(1 for i in items if i is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
+        raise IndexingError("an index can only have a single ellipsis ('...')")
     used = sum(1 for i in items if i is not None and i is not Ellipsis)
     if used > ndim:
-        raise IndexError(
+        raise IndexingError(
             f"too many indices for array: array is {ndim}-dimensional, but {used} were indexed"
         )
-    if Ellipsis in items:
-        at = items.index(Ellipsis)
-        items[at : at + 1] = [slice(None)] * (ndim - used)
+    out = list(items)
+    at = next((k for k, i in enumerate(out) if i is Ellipsis), None)
+    if at is not None:
+        out[at : at + 1] = [slice(None)] * (ndim - used)
     else:
-        items += [slice(None)] * (ndim - used)
-    return items
+        out += [slice(None)] * (ndim - used)
+    return out
 
 
-def is_basic_index(index: Any) -> bool:
-    items = index if isinstance(index, tuple) else (index,)
-    return all(
-        i is None
-        or i is Ellipsis
-        or isinstance(i, slice)
-        or (isinstance(i, (int, np.integer)) and not isinstance(i, bool))
-        for i in items
-    )
+def getitem(x: Any, index: Any) -> TracedTensor:
+    """numpy's `x[index]` on a traced value."""
+    x = asarray(x)
+    items = _items(index)
+    if all(_is_basic(i) for i in items):
+        return _basic(x, _expand_ellipsis(items, x.ndim))
+    return _advanced(x, items)
 
 
-def basic_getitem(x: TracedTensor, index: Any) -> TracedTensor:
-    """x[index] for ints, slices, None and Ellipsis (numpy's basic indexing)."""
-    items = _expand_index(index, x.ndim)
-    start, limit, strides, flips, shape = [], [], [], [], []
-    axis = 0
+def _basic(x: TracedTensor, items: list[Any]) -> TracedTensor:
+    """Ints, slices and None: one reverse + one slice + one reshape at most."""
+    slices: list[AxisSlice] = []
+    shape: list[Dim] = []
     for item in items:
         if item is None:
             shape.append(1)
             continue
-        dim = x.shape[axis]
+        axis = len(slices)
         if isinstance(item, slice):
-            if not isinstance(dim, int):
-                if item != slice(None):
-                    raise ShapeError(
-                        f"slicing symbolic axis {axis} ({shape_str(x.shape)}) needs tf8.numpy.slice"
-                    )
-                start.append(0), limit.append(dim), strides.append(1), shape.append(dim)
-                axis += 1
-                continue
-            lo, hi, step = item.indices(dim)
-            if step < 0:
-                # Reverse the axis, then take the equivalent forward slice.
-                flips.append(axis)
-                lo, hi, step = dim - 1 - lo, dim - 1 - hi, -step
-            n = max(0, -(-(hi - lo) // step))
-            hi = lo + (n - 1) * step + 1 if n else lo
-            start.append(lo), limit.append(hi), strides.append(step), shape.append(n)
+            s = clamp_slice(item, x.shape[axis])
+            shape.append(s.size)
         else:
-            i = int(item)
-            if not isinstance(dim, int):
-                raise ShapeError(f"integer index on symbolic axis {axis} of {shape_str(x.shape)}")
-            if not -dim <= i < dim:
-                raise IndexError(f"index {i} is out of bounds for axis {axis} with size {dim}")
-            i %= dim
-            start.append(i), limit.append(i + 1), strides.append(1)
-        axis += 1
-    out = x
-    if flips:
-        out = apply1("reverse", [out], axes=tuple(flips))
-    if (
-        tuple(start) != (0,) * x.ndim
-        or tuple(limit) != tuple(x.shape)
-        or any(s != 1 for s in strides)
-    ):
-        out = apply1(
-            "slice",
-            [out],
-            start=tuple(start),
-            limit=tuple(limit),
-            strides=None if all(s == 1 for s in strides) else tuple(strides),
-        )
-    return reshape(out, tuple(shape))
+            s = index_slice(int(item), x.shape[axis], axis)
+        slices.append(s)
+    return reshape(apply_slices(x, slices), tuple(shape))
 
 
-def getitem(x: TracedTensor, index: Any) -> TracedTensor:
-    x = asarray(x)
-    if is_basic_index(index):
-        return basic_getitem(x, index)
-    from tf8.errors import UnsupportedOperationError
+def basic_getitem(x: TracedTensor, index: Any) -> TracedTensor:
+    """x[index] for ints, slices, None and Ellipsis (numpy's basic indexing)."""
+    return _basic(x, _expand_ellipsis(_items(index), x.ndim))
 
-    raise UnsupportedOperationError(
-        f"advanced indexing with {type(index).__name__} is not supported yet"
+
+def is_basic_index(index: Any) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return all(_is_basic(i) for i in items)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """The slice part and the advanced part of a mixed index."""
+
+    sliced: TracedTensor  # x with every slice applied (advanced axes kept whole)
+    advanced_axes: tuple[int, ...]  # axes of `sliced` the integer arrays index
+    indices: list[Any]  # one integer index per advanced axis (int, ndarray or TracedTensor)
+    adjacent: bool  # numpy's rule: the advanced indices sit next to each other
+    layout: list[str]  # per result item: "new" (None), "rest" (a sliced axis) or "adv"
+
+
+def _plan(x: TracedTensor, items: list[Any]) -> _Plan:
+    positions = [
+        k for k, i in enumerate(items) if not (i is None or i is Ellipsis or isinstance(i, slice))
+    ]
+    adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
+    expanded = _expand_ellipsis(items, x.ndim)
+    slices, advanced_axes, indices, layout = [], [], [], []
+    for item in expanded:
+        if item is None:
+            layout.append("new")
+            continue
+        axis = len(slices)
+        if isinstance(item, slice):
+            slices.append(clamp_slice(item, x.shape[axis]))
+            layout.append("rest")
+        else:
+            slices.append(AxisSlice(0, x.shape[axis], 1))
+            advanced_axes.append(axis)
+            indices.append(item)
+            layout.append("adv")
+    sliced = apply_slices(x, slices)
+    return _Plan(sliced, tuple(advanced_axes), indices, adjacent, layout)
+
+
+def _constant_index(index: Any, dim: Dim, axis: int) -> np.ndarray | None:
+    """A constant index checked and wrapped as numpy does; None when it needs run time."""
+    array = np.asarray(index, dtype=np.int64)
+    if not isinstance(dim, int):
+        return array if array.size == 0 or array.min() >= 0 else None
+    if array.size and (array.min() < -dim or array.max() >= dim):
+        bad = array[(array < -dim) | (array >= dim)].flat[0]
+        raise IndexingError(f"index {bad} is out of bounds for axis {axis} with size {dim}")
+    return np.where(array < 0, array + dim, array)
+
+
+def traced_index(index: Any, x: TracedTensor, axis: int) -> TracedTensor:
+    """An integer index for `axis` of `x` as int64, negatives wrapped (out of range: clamped)."""
+    from ._ufuncs import add, less, where
+
+    dim = x.shape[axis]
+    if not isinstance(index, TracedTensor):
+        fixed = _constant_index(index, dim, axis)
+        if fixed is not None:
+            return constant(fixed)
+    i = asarray(index)
+    if i.dtype not in dt.INTEGERS:
+        raise DTypeError(f"array indices must be integers, got {i.aval} for axis {axis}")
+    i = i if i.dtype == dt.int64 else apply1("convert", [i], dtype=dt.int64)
+    return where(less(i, 0), add(i, shape_of(x, axis)), i)
+
+
+def _advanced(x: TracedTensor, items: list[Any]) -> TracedTensor:
+    plan = _plan(x, items)
+    y = plan.sliced
+    idx = [traced_index(i, y, a) for i, a in zip(plan.indices, plan.advanced_axes)]
+    batch = broadcast_shapes(*[i.shape for i in idx])
+    if len(idx) == 1 and plan.adjacent:
+        (axis,) = plan.advanced_axes
+        params = take_params(y.shape, axis, len(batch))
+        out = apply1("gather", [y, reshape(idx[0], idx[0].shape + (1,))], **params)
+    else:
+        out = _gather_many(y, plan, idx, batch)
+    final = []
+    rest = iter(d for a, d in enumerate(y.shape) if a not in plan.advanced_axes)
+    placed = False
+    if not plan.adjacent:
+        final.extend(batch)
+        placed = True
+    for kind in plan.layout:
+        if kind == "new":
+            final.append(1)
+        elif kind == "rest":
+            final.append(next(rest))
+        elif not placed:
+            final.extend(batch)
+            placed = True
+    return reshape(out, tuple(final))
+
+
+def _gather_many(
+    y: TracedTensor, plan: _Plan, idx: list[TracedTensor], batch: tuple[Dim, ...]
+) -> TracedTensor:
+    """One gather for several integer arrays; the batch axes go where numpy puts them."""
+    from ._shape import concatenate
+
+    stacked = concatenate([reshape(broadcast_to(i, batch), batch + (1,)) for i in idx], axis=-1)
+    axes = plan.advanced_axes
+    rest = [a for a in range(y.ndim) if a not in axes]
+    first = axes[0] if plan.adjacent else 0
+    before = sum(1 for a in rest if a < first) if plan.adjacent else 0
+    offset = tuple(range(before)) + tuple(range(before + len(batch), len(rest) + len(batch)))
+    sizes = tuple(1 if a in axes else d for a, d in enumerate(y.shape))
+    if len(set(axes)) != len(axes):
+        raise IndexingError(f"internal: repeated advanced axes {axes} for {shape_str(y.shape)}")
+    return apply1(
+        "gather",
+        [y, stacked],
+        offset_dims=offset,
+        collapsed_slice_dims=tuple(axes),
+        start_index_map=tuple(axes),
+        slice_sizes=sizes,
     )
+
+
+def take(
+    a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: str | None = None
+) -> TracedTensor:
+    """numpy.take: mode None/'raise' (constant indices are checked; traced ones are wrapped
+    and then clamped), 'wrap' (modulo the size) or 'clip' (into [0, n - 1])."""
+    from ._core import normalize_axis
+    from ._shape import ravel
+    from ._ufuncs import clip, remainder
+
+    if out is not None:
+        raise UnsupportedOperationError("take: out= is not supported (traced values are immutable)")
+    x = asarray(a)
+    if axis is None:
+        x, axis = ravel(x), 0
+    axis = normalize_axis(axis, x.ndim)
+    if mode not in (None, "raise", "wrap", "clip"):
+        raise UnsupportedOperationError(f"take: mode {mode!r} (use 'raise', 'wrap' or 'clip')")
+    if mode in ("wrap", "clip"):
+        i = asarray(indices)
+        if i.dtype not in dt.INTEGERS:
+            raise DTypeError(f"take: indices must be integers, got {i.aval}")
+        n = shape_of(x, axis)
+        indices = remainder(i, n) if mode == "wrap" else clip(i, 0, n - 1)
+    i = traced_index(indices, x, axis)
+    params = take_params(x.shape, axis, i.ndim)
+    return apply1("gather", [x, reshape(i, i.shape + (1,))], **params)

@@ -1,24 +1,31 @@
-"""Operators and methods of TracedTensor (`+`, `@`, `.T`, `.sum()`, ...), forwarded to tf8.numpy.
+"""Operators and methods of TracedTensor (`+`, `@`, `.T`, `.sum()`, `.at[]`, ...).
 
 They are attached here rather than written in tf8/traced.py so that the tracing core does not
-depend on the numpy layer.
+depend on the numpy layer; `install()` also attaches numpy's dispatch protocols.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from tf8.errors import InPlaceAssignmentError
 from tf8.traced import TracedTensor
 
 from . import _contract as c
+from . import _dispatch
+from . import _indexing as ix
+from . import _matrix as mx
+from . import _rearrange as ra
 from . import _reductions as r
 from . import _shape as s
 from . import _ufuncs as u
+from ._at import AtIndexer
 from ._core import astype
-from ._indexing import getitem
+from ._unsupported import UNSUPPORTED
 
 
-def _swap(fn):
+def _swap(fn: Callable[[Any, Any], TracedTensor]) -> Callable[[Any, Any], TracedTensor]:
     return lambda self, other: fn(other, self)
 
 
@@ -35,6 +42,8 @@ _OPERATORS = {
     "__rfloordiv__": _swap(u.floor_divide),
     "__mod__": u.remainder,
     "__rmod__": _swap(u.remainder),
+    "__divmod__": lambda self, other: (u.floor_divide(self, other), u.remainder(self, other)),
+    "__rdivmod__": lambda self, other: (u.floor_divide(other, self), u.remainder(other, self)),
     "__pow__": u.power,
     "__rpow__": _swap(u.power),
     "__matmul__": c.matmul,
@@ -43,7 +52,8 @@ _OPERATORS = {
     "__rand__": _swap(u.bitwise_and),
     "__or__": u.bitwise_or,
     "__ror__": _swap(u.bitwise_or),
-    "__xor__": u.logical_xor,
+    "__xor__": u.bitwise_xor,
+    "__rxor__": _swap(u.bitwise_xor),
     "__lt__": u.less,
     "__le__": u.less_equal,
     "__gt__": u.greater,
@@ -54,18 +64,14 @@ _OPERATORS = {
     "__pos__": u.positive,
     "__abs__": u.absolute,
     "__invert__": u.invert,
-    "__getitem__": getitem,
+    "__getitem__": ix.getitem,
 }
 
 
-def _sum(
-    self: TracedTensor, axis: Any = None, dtype: Any = None, keepdims: bool = False
-) -> TracedTensor:
-    return r.sum(self, axis, dtype, keepdims)
-
-
 def _reshape(self: TracedTensor, *shape: Any, order: str = "C") -> TracedTensor:
-    return s.reshape(self, *shape, order=order)
+    if len(shape) == 1:
+        return s.reshape(self, shape[0], order=order)
+    return s.reshape(self, shape, order=order)
 
 
 def _transpose(self: TracedTensor, *axes: Any) -> TracedTensor:
@@ -74,36 +80,84 @@ def _transpose(self: TracedTensor, *axes: Any) -> TracedTensor:
     return s.transpose(self, axes or None)
 
 
+def _in_place(name: str) -> Callable[..., Any]:
+    def method(self: TracedTensor, *args: Any, **kwargs: Any) -> Any:
+        raise InPlaceAssignmentError(
+            f"TracedTensor.{name} would modify the array in place, and traced values are "
+            "immutable; use the functional form (e.g. x.at[i].set(v), tf8.numpy.fill)"
+        )
+
+    return method
+
+
+def _item(self: TracedTensor, *args: Any) -> Any:
+    import numpy as np
+
+    return np.asarray(self).item(*args)
+
+
+def _tolist(self: TracedTensor) -> Any:
+    import numpy as np
+
+    return np.asarray(self).tolist()
+
+
 _METHODS = {
-    "sum": _sum,
-    "prod": lambda self, axis=None, dtype=None, keepdims=False: r.prod(self, axis, dtype, keepdims),
-    "max": lambda self, axis=None, keepdims=False: r.max(self, axis, keepdims),
-    "min": lambda self, axis=None, keepdims=False: r.min(self, axis, keepdims),
-    "mean": lambda self, axis=None, dtype=None, keepdims=False: r.mean(self, axis, dtype, keepdims),
-    "var": lambda self, axis=None, dtype=None, ddof=0, keepdims=False: r.var(
+    "sum": lambda self, axis=None, dtype=None, out=None, keepdims=False: r.sum(
+        self, axis, dtype, keepdims
+    ),
+    "prod": lambda self, axis=None, dtype=None, out=None, keepdims=False: r.prod(
+        self, axis, dtype, keepdims
+    ),
+    "max": lambda self, axis=None, out=None, keepdims=False: r.max(self, axis, keepdims),
+    "min": lambda self, axis=None, out=None, keepdims=False: r.min(self, axis, keepdims),
+    "mean": lambda self, axis=None, dtype=None, out=None, keepdims=False: r.mean(
+        self, axis, dtype, keepdims
+    ),
+    "var": lambda self, axis=None, dtype=None, out=None, ddof=0, keepdims=False: r.var(
         self, axis, dtype, ddof, keepdims
     ),
-    "std": lambda self, axis=None, dtype=None, ddof=0, keepdims=False: r.std(
+    "std": lambda self, axis=None, dtype=None, out=None, ddof=0, keepdims=False: r.std(
         self, axis, dtype, ddof, keepdims
     ),
-    "argmax": lambda self, axis=None, keepdims=False: r.argmax(self, axis, keepdims),
-    "argmin": lambda self, axis=None, keepdims=False: r.argmin(self, axis, keepdims),
-    "all": lambda self, axis=None, keepdims=False: r.all(self, axis, keepdims),
-    "any": lambda self, axis=None, keepdims=False: r.any(self, axis, keepdims),
+    "ptp": lambda self, axis=None, keepdims=False: r.ptp(self, axis, keepdims),
+    "argmax": lambda self, axis=None, out=None, keepdims=False: r.argmax(self, axis, keepdims),
+    "argmin": lambda self, axis=None, out=None, keepdims=False: r.argmin(self, axis, keepdims),
+    "all": lambda self, axis=None, out=None, keepdims=False: r.all(self, axis, keepdims),
+    "any": lambda self, axis=None, out=None, keepdims=False: r.any(self, axis, keepdims),
     "cumsum": lambda self, axis=None, dtype=None: r.cumsum(self, axis, dtype),
+    "cumprod": lambda self, axis=None, dtype=None: r.cumprod(self, axis, dtype),
     "reshape": _reshape,
     "transpose": _transpose,
-    "ravel": lambda self: s.ravel(self),
-    "flatten": lambda self: s.ravel(self),
+    "ravel": lambda self, order="C": s.ravel(self, order),
+    "flatten": lambda self, order="C": s.ravel(self, order),
     "squeeze": lambda self, axis=None: s.squeeze(self, axis),
     "swapaxes": lambda self, a, b: s.swapaxes(self, a, b),
-    "astype": lambda self, dtype: astype(self, dtype),
+    "repeat": lambda self, repeats, axis=None: ra.repeat(self, repeats, axis),
+    "take": lambda self, indices, axis=None, out=None, mode=None: ix.take(
+        self, indices, axis, out, mode
+    ),
+    "diagonal": lambda self, offset=0, axis1=0, axis2=1: mx.diagonal(self, offset, axis1, axis2),
+    "trace": lambda self, offset=0, axis1=0, axis2=1, dtype=None: mx.trace(
+        self, offset, axis1, axis2, dtype
+    ),
+    "astype": lambda self, dtype, copy=True: astype(self, dtype),
+    "copy": lambda self: self,
+    "item": _item,
+    "tolist": _tolist,
     "conj": lambda self: u.conjugate(self),
     "conjugate": lambda self: u.conjugate(self),
     "dot": lambda self, other: c.dot(self, other),
     "clip": lambda self, a_min=None, a_max=None, **kw: u.clip(self, a_min, a_max, **kw),
     "round": lambda self, decimals=0: u.round(self, decimals),
     "__round__": lambda self, ndigits=None: u.round(self, ndigits or 0),
+    "nonzero": lambda self: UNSUPPORTED["nonzero"](self),
+    "argsort": lambda self, *a, **k: UNSUPPORTED["argsort"](self),
+    "sort": _in_place("sort"),
+    "fill": _in_place("fill"),
+    "put": _in_place("put"),
+    "resize": _in_place("resize"),
+    "itemset": _in_place("itemset"),
 }
 
 _PROPERTIES = {
@@ -111,13 +165,17 @@ _PROPERTIES = {
     "mT": lambda self: s.swapaxes(self, -1, -2),
     "real": lambda self: u.real(self),
     "imag": lambda self: u.imag(self),
+    "at": lambda self: AtIndexer(self),
+    "flat": lambda self: s.ravel(self),
 }
 
 
 def install() -> None:
+    """Attach the operators, methods, properties and numpy protocols to TracedTensor."""
     for name, fn in {**_OPERATORS, **_METHODS}.items():
         setattr(TracedTensor, name, fn)
     for name, fn in _PROPERTIES.items():
         setattr(TracedTensor, name, property(fn))
     # __eq__ returns an array, so TracedTensor stays unhashable as numpy arrays are.
     TracedTensor.__hash__ = None  # type: ignore[assignment]
+    _dispatch.install()

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from tf8.errors import DTypeError
+from tf8.errors import DTypeError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor, apply1
 
@@ -71,17 +71,19 @@ amax, amin = max, min
 
 
 def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
-    from ._ufuncs import not_equal
+    """Whether every element is nonzero (True for an empty axis): no zero is counted."""
+    from ._ufuncs import equal
 
-    x = asarray(a)
-    return astype(min(astype(not_equal(x, 0), dt.int32), axis, keepdims), dt.bool_)
+    zeros = sum(astype(equal(asarray(a), 0), dt.int64), axis, keepdims=keepdims)
+    return equal(zeros, 0)
 
 
 def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
-    from ._ufuncs import not_equal
+    """Whether some element is nonzero (False for an empty axis)."""
+    from ._ufuncs import greater, not_equal
 
-    x = asarray(a)
-    return astype(max(astype(not_equal(x, 0), dt.int32), axis, keepdims), dt.bool_)
+    nonzeros = sum(astype(not_equal(asarray(a), 0), dt.int64), axis, keepdims=keepdims)
+    return greater(nonzeros, 0)
 
 
 def _count(x: TracedTensor, axes: tuple[int, ...], ddof: int = 0) -> Any:
@@ -166,3 +168,114 @@ def cumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> TracedTe
     if axis is None:
         x, axis = ravel(x), 0
     return apply1("cumsum", [x], axis=normalize_axis(axis, x.ndim), reverse=False)
+
+
+def cumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> TracedTensor:
+    """Running product, as a product over a lower-triangular mask (no cumprod row exists).
+
+    Costs n² elements along the axis; exact (each output is a plain product).
+    """
+    from ._shape import expand_dims, moveaxis, ravel
+    from ._ufuncs import greater_equal, where
+
+    x = asarray(a)
+    x = astype(x, dtype or _sum_dtype(x) or x.dtype)
+    if axis is None:
+        x, axis = ravel(x), 0
+    axis = normalize_axis(axis, x.ndim)
+    last = moveaxis(x, axis, -1)
+    n = last.shape[-1]
+    rows = apply1("iota", [], shape=(n, n), dtype=dt.int64, dimension=0)
+    cols = apply1("iota", [], shape=(n, n), dtype=dt.int64, dimension=1)
+    masked = where(greater_equal(rows, cols), expand_dims(last, -2), 1)
+    return moveaxis(apply1("reduce_prod", [masked], axes=(masked.ndim - 1,)), -1, axis)
+
+
+def _nan_free(a: ArrayLike, fill: Any) -> TracedTensor:
+    from ._math import isnan
+    from ._ufuncs import where
+
+    x = asarray(a)
+    return where(isnan(x), fill, x) if dt.is_inexact(x.dtype) else x
+
+
+def nansum(
+    a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False
+) -> TracedTensor:
+    """sum treating NaNs as 0."""
+    return sum(_nan_free(a, 0), axis, dtype, keepdims)
+
+
+def nanprod(
+    a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False
+) -> TracedTensor:
+    """prod treating NaNs as 1."""
+    return prod(_nan_free(a, 1), axis, dtype, keepdims)
+
+
+def nanmean(
+    a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False
+) -> TracedTensor:
+    """mean over the non-NaN elements."""
+    from ._math import isnan
+    from ._ufuncs import logical_not, true_divide
+
+    x = asarray(a)
+    if not dt.is_inexact(x.dtype):
+        return mean(x, axis, dtype, keepdims)
+    count = sum(logical_not(isnan(x)), axis, keepdims=keepdims)
+    total = nansum(x, axis, dtype, keepdims)
+    return true_divide(total, astype(count, dt.real_dtype(total.dtype)))
+
+
+def ptp(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:
+    """max - min (peak to peak)."""
+    from ._ufuncs import subtract
+
+    return subtract(max(a, axis, keepdims), min(a, axis, keepdims))
+
+
+def count_nonzero(a: ArrayLike, axis: Axis = None, *, keepdims: bool = False) -> TracedTensor:
+    """How many elements are not 0 (int64)."""
+    from ._ufuncs import not_equal
+
+    return sum(not_equal(asarray(a), 0), axis, dt.int64, keepdims)
+
+
+def average(
+    a: ArrayLike,
+    axis: Axis = None,
+    weights: ArrayLike = None,
+    returned: bool = False,
+    *,
+    keepdims: bool = False,
+) -> Any:
+    """The weighted mean sum(a * w) / sum(w); 1-D weights with one axis align to that axis."""
+    from ._core import broadcast_to
+    from ._shape import reshape
+    from ._ufuncs import multiply, true_divide
+
+    x = asarray(a)
+    if weights is None:
+        avg = mean(x, axis, keepdims=keepdims)
+        if not returned:
+            return avg
+        count = _count(x, normalize_axes(axis, x.ndim))
+        return avg, broadcast_to(astype(asarray(count), avg.dtype), avg.shape)
+    w = asarray(weights)
+    if w.shape != x.shape:
+        if axis is None or w.ndim != 1 or not isinstance(axis, int):
+            raise ShapeError(
+                f"average: weights {w.aval} must match a {x.aval}, or be 1-D along one axis"
+            )
+        ax = normalize_axis(axis, x.ndim)
+        w = reshape(w, tuple(w.shape[0] if i == ax else 1 for i in range(x.ndim)))
+        w = broadcast_to(w, x.shape)
+    total_w = sum(inexact_like(w, x), axis, keepdims=keepdims)
+    avg = true_divide(sum(multiply(x, inexact_like(w, x)), axis, keepdims=keepdims), total_w)
+    return (avg, broadcast_to(total_w, avg.shape)) if returned else avg
+
+
+def inexact_like(w: TracedTensor, x: TracedTensor) -> TracedTensor:
+    """`w` in the float dtype numpy's average computes `x` with."""
+    return astype(w, dt.result_type(dt.float_dtype(x.dtype), w.dtype))

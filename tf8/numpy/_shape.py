@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tf8.errors import ShapeError
-from tf8.ops.shapes import Dim, as_dim, dims_equal, shape_str
+import numpy as np
+
+from tf8.errors import ShapeError, UnsupportedOperationError
+from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
 from tf8.traced import TracedTensor, apply1
 
-from ._core import ArrayLike, asarray, normalize_axis, promote
+from ._core import ArrayLike, asarray, astype, normalize_axis, promote
 
 
 def _size(shape: Sequence[Dim]) -> Dim:
@@ -19,32 +21,62 @@ def _size(shape: Sequence[Dim]) -> Dim:
     return total
 
 
-def reshape(a: ArrayLike, *shape: Any, order: str = "C") -> TracedTensor:
-    """Row-major reshape; one dimension may be -1 (inferred)."""
+def reshape(
+    a: ArrayLike,
+    shape: Any = None,
+    *more: Any,
+    order: str = "C",
+    newshape: Any = None,
+    copy: Any = None,
+) -> TracedTensor:
+    """Row-major reshape; one dimension may be -1 (inferred, symbolically when needed).
+
+    Also accepts the dims spread out (`reshape(x, 2, 3)`) and numpy's `newshape=` spelling.
+    """
     if order != "C":
-        raise ShapeError(f"reshape: only order='C' is supported, got {order!r}")
+        raise UnsupportedOperationError(f"reshape: only order='C' is supported, got {order!r}")
     x = asarray(a)
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = tuple(shape[0])
-    dims = [d if isinstance(d, int) and d == -1 else as_dim(d) for d in shape]
-    if sum(1 for d in dims if isinstance(d, int) and d == -1) > 1:
+    if shape is None:
+        shape = newshape
+    if shape is None:
+        raise ShapeError("reshape: missing the new shape")
+    if more:
+        shape = (shape, *more)
+    if isinstance(shape, (int, np.integer, DimExpr, str)):
+        shape = (shape,)
+    dims = [d if _is_minus_one(d) else as_dim(d) for d in shape]
+    unknown = [i for i, d in enumerate(dims) if _is_minus_one(d)]
+    if len(unknown) > 1:
         raise ShapeError(f"reshape: can only specify one unknown dimension, got {tuple(shape)}")
-    if -1 in [d for d in dims if isinstance(d, int)]:
-        known = _size([d for d in dims if not (isinstance(d, int) and d == -1)])
-        total = _size(x.shape)
-        inferred = total // known if known != 0 else 0
-        if dims_equal(inferred * known, total) is False:
+    total = _size(x.shape)
+    if unknown:
+        known = _size([d for d in dims if not _is_minus_one(d)])
+        inferred = total // known if dims_equal(known, 0) is not True else 0
+        if dims_equal(known, 0) is True or dims_equal(inferred * known, total) is False:
             raise ShapeError(
-                f"cannot reshape array of shape {shape_str(x.shape)} into {tuple(shape)}"
+                f"cannot reshape array of shape {shape_str(x.shape)} (size {total}) into shape "
+                f"{tuple(shape)}"
             )
-        dims = [inferred if isinstance(d, int) and d == -1 else d for d in dims]
+        dims[unknown[0]] = inferred
     new = tuple(dims)
+    if dims_equal(_size(new), total) is False:
+        raise ShapeError(
+            f"cannot reshape array of shape {shape_str(x.shape)} (size {total}) into shape "
+            f"{shape_str(new)}"
+        )
     if new == x.shape:
         return x
     return apply1("reshape", [x], shape=new)
 
 
-def ravel(a: ArrayLike) -> TracedTensor:
+def _is_minus_one(d: Any) -> bool:
+    return isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d == -1
+
+
+def ravel(a: ArrayLike, order: str = "C") -> TracedTensor:
+    """The elements in row-major order, as a 1-D array."""
+    if order != "C":
+        raise UnsupportedOperationError(f"ravel: only order='C' is supported, got {order!r}")
     x = asarray(a)
     return reshape(x, (_size(x.shape),)) if x.ndim != 1 else x
 
@@ -91,27 +123,40 @@ def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> TracedTens
     return reshape(x, tuple(d for i, d in enumerate(x.shape) if i not in axes))
 
 
-def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0) -> TracedTensor:
+def concatenate(
+    arrays: Sequence[ArrayLike], axis: int | None = 0, *, dtype: Any = None, casting: Any = None
+) -> TracedTensor:
+    """Join arrays along an existing axis (`axis=None` flattens them first)."""
     if isinstance(arrays, TracedTensor):
         arrays = list(arrays)
     if not arrays:
         raise ShapeError("need at least one array to concatenate")
-    xs = promote(*arrays)
+    xs = promote(*[asarray(a) for a in arrays])
+    if dtype is not None:
+        xs = [astype(x, dtype) for x in xs]
     if axis is None:
         xs, axis = [ravel(x) for x in xs], 0
-    if xs[0].ndim == 0:
+    if any(x.ndim == 0 for x in xs):
         raise ShapeError("zero-dimensional arrays cannot be concatenated")
+    if any(x.ndim != xs[0].ndim for x in xs):
+        raise ShapeError(
+            "concatenate: all the input arrays must have the same number of dimensions, got "
+            + ", ".join(str(x.aval) for x in xs)
+        )
     if len(xs) == 1:
         return xs[0]
     return apply1("concatenate", xs, axis=normalize_axis(axis, xs[0].ndim))
 
 
-def stack(arrays: Sequence[ArrayLike], axis: int = 0) -> TracedTensor:
+def stack(arrays: Sequence[ArrayLike], axis: int = 0, *, dtype: Any = None) -> TracedTensor:
+    """Join arrays along a new axis."""
     if isinstance(arrays, TracedTensor):
         arrays = list(arrays)
     if not arrays:
         raise ShapeError("need at least one array to stack")
-    xs = promote(*arrays)
+    xs = promote(*[asarray(a) for a in arrays])
+    if dtype is not None:
+        xs = [astype(x, dtype) for x in xs]
     shapes = {x.shape for x in xs}
     if len(shapes) > 1:
         raise ShapeError(
@@ -144,3 +189,33 @@ def moveaxis(
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
     return transpose(x, order)
+
+
+def atleast_1d(*arys: ArrayLike) -> Any:
+    """Each input with at least one axis (a list when several are given)."""
+    return _atleast(arys, lambda x: reshape(x, (1,)) if x.ndim == 0 else x)
+
+
+def atleast_2d(*arys: ArrayLike) -> Any:
+    """Each input with at least two axes (1-D rows become (1, n))."""
+    return _atleast(arys, lambda x: reshape(x, (1,) * (2 - x.ndim) + x.shape) if x.ndim < 2 else x)
+
+
+def _to_3d(x: TracedTensor) -> TracedTensor:
+    if x.ndim == 0:
+        return reshape(x, (1, 1, 1))
+    if x.ndim == 1:
+        return reshape(x, (1, x.shape[0], 1))
+    if x.ndim == 2:
+        return reshape(x, x.shape + (1,))
+    return x
+
+
+def atleast_3d(*arys: ArrayLike) -> Any:
+    """Each input with at least three axes (numpy's placement of the new axes)."""
+    return _atleast(arys, _to_3d)
+
+
+def _atleast(arys: Sequence[ArrayLike], fn: Any) -> Any:
+    out = [fn(asarray(a)) for a in arys]
+    return out[0] if len(out) == 1 else out

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
-from tf8.errors import DTypeError
+from tf8.errors import DTypeError, UnsupportedOperationError
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor, apply1
 
 from ._core import ArrayLike, asarray, astype, broadcast_arrays, elementwise, inexact, promote
 
 
-def _unary_float(name: str, doc: str):
+def _unary_float(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:
     """A unary analytic catalog row as a numpy ufunc (ints and bools computed in float64)."""
 
     def fn(x: ArrayLike) -> TracedTensor:
@@ -41,7 +42,7 @@ rsqrt = _unary_float("rsqrt", "1 / sqrt(x).")
 arcsin.__name__, arccos.__name__, arctan.__name__ = "arcsin", "arccos", "arctan"
 
 
-def _real_float(name: str, doc: str):
+def _real_float(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:
     def fn(x: ArrayLike) -> TracedTensor:
         x = inexact(x)
         if dt.is_complex(x.dtype):
@@ -53,14 +54,43 @@ def _real_float(name: str, doc: str):
     return fn
 
 
-floor = _real_float("floor", "Round toward -inf.")
-ceil = _real_float("ceil", "Round toward +inf.")
 rint = _real_float("round", "Round half to even, as numpy.")
 erf = _real_float("erf", "The error function (scipy.special.erf).")
+rint.__name__ = rint.__qualname__ = "rint"
+
+
+def _rounding(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:
+    """floor/ceil: integers and bools pass through unchanged (numpy ≥ 2.1 keeps their dtype)."""
+    as_float = _real_float(name, doc)
+
+    def fn(x: ArrayLike) -> TracedTensor:
+        x = asarray(x)
+        return x if not dt.is_inexact(x.dtype) else as_float(x)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+floor = _rounding("floor", "Round toward -inf.")
+ceil = _rounding("ceil", "Round toward +inf.")
+
+
+def trunc(x: ArrayLike) -> TracedTensor:
+    """Round toward zero."""
+    x = asarray(x)
+    return x if not dt.is_inexact(x.dtype) else where(less(x, 0), ceil(x), floor(x))
+
+
+fix = trunc
 
 
 def round(x: ArrayLike, decimals: int = 0) -> TracedTensor:  # noqa: A001 - numpy's name
     x = asarray(x)
+    if dt.is_integer(x.dtype) and decimals < 0:
+        # numpy rounds integers to tens, hundreds, ... half to even.
+        scale = 10 ** (-int(decimals))
+        return astype(multiply(rint(true_divide(x, scale)), scale), x.dtype)
     if dt.is_integer(x.dtype) or x.dtype == dt.bool_:
         return x
     if decimals == 0:
@@ -170,11 +200,19 @@ def sign(x: ArrayLike) -> TracedTensor:
 
 
 def maximum(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    return elementwise("maximum", x, y)
+    """Elementwise max (NaN propagates); for bools, logical or."""
+    a, b = promote(x, y)
+    if a.dtype == dt.bool_:
+        return logical_or(a, b)
+    return apply1("maximum", broadcast_arrays(a, b))
 
 
 def minimum(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    return elementwise("minimum", x, y)
+    """Elementwise min (NaN propagates); for bools, logical and."""
+    a, b = promote(x, y)
+    if a.dtype == dt.bool_:
+        return logical_and(a, b)
+    return apply1("minimum", broadcast_arrays(a, b))
 
 
 def arctan2(y: ArrayLike, x: ArrayLike) -> TracedTensor:
@@ -182,11 +220,22 @@ def arctan2(y: ArrayLike, x: ArrayLike) -> TracedTensor:
     return apply1("atan2", broadcast_arrays(inexact(a), inexact(b)))
 
 
-def _compare(direction: str):
+def _compare(direction: str) -> Callable[[ArrayLike, ArrayLike], TracedTensor]:
     def fn(x: ArrayLike, y: ArrayLike) -> TracedTensor:
         return elementwise("compare", x, y, direction=direction)
 
+    fn.__name__ = fn.__qualname__ = _COMPARE_NAMES[direction]
     return fn
+
+
+_COMPARE_NAMES = {
+    "eq": "equal",
+    "ne": "not_equal",
+    "lt": "less",
+    "le": "less_equal",
+    "gt": "greater",
+    "ge": "greater_equal",
+}
 
 
 equal, not_equal = _compare("eq"), _compare("ne")
@@ -215,7 +264,7 @@ def logical_xor(x: ArrayLike, y: ArrayLike) -> TracedTensor:
     return not_equal(_to_bool(x), _to_bool(y))
 
 
-def _bitwise(name: str):
+def _bitwise(name: str) -> Callable[[ArrayLike, ArrayLike], TracedTensor]:
     def fn(x: ArrayLike, y: ArrayLike) -> TracedTensor:
         a, b = promote(x, y)
         if a.dtype not in (dt.bool_, *dt.INTEGERS):
@@ -228,6 +277,12 @@ def _bitwise(name: str):
 bitwise_and, bitwise_or = _bitwise("and"), _bitwise("or")
 
 
+def bitwise_xor(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    """x ^ y as (x | y) & ~(x & y) (the catalog has no xor row)."""
+    a, b = promote(x, y)
+    return bitwise_and(bitwise_or(a, b), invert(bitwise_and(a, b)))
+
+
 def invert(x: ArrayLike) -> TracedTensor:
     x = asarray(x)
     if x.dtype not in (dt.bool_, *dt.INTEGERS):
@@ -238,8 +293,6 @@ def invert(x: ArrayLike) -> TracedTensor:
 def where(condition: ArrayLike, x: ArrayLike = None, y: ArrayLike = None) -> TracedTensor:
     """numpy.where(condition, x, y); the one-argument form is not traceable."""
     if x is None or y is None:
-        from tf8.errors import UnsupportedOperationError
-
         raise UnsupportedOperationError(
             "where(condition) with one argument has a data-dependent shape; pass x and y"
         )
@@ -254,8 +307,10 @@ def clip(
     """numpy.clip (also accepts numpy 2's `min=`/`max=` spellings)."""
     a_min = kwargs.pop("min", a_min)
     a_max = kwargs.pop("max", a_max)
+    if kwargs.pop("out", None) is not None:
+        raise UnsupportedOperationError("clip: out= is not supported (traced values are immutable)")
     if kwargs:
-        raise TypeError(f"clip got unexpected arguments {sorted(kwargs)}")
+        raise UnsupportedOperationError(f"clip got unexpected arguments {sorted(kwargs)}")
     out = asarray(a)
     if a_min is not None:
         out = maximum(out, a_min)
@@ -270,7 +325,11 @@ def square(x: ArrayLike) -> TracedTensor:
 
 
 def reciprocal(x: ArrayLike) -> TracedTensor:
-    return true_divide(1, x) if dt.is_inexact(asarray(x).dtype) else floor_divide(1, x)
+    """1 / x; integer input divides as C does (truncation), as numpy."""
+    x = asarray(x)
+    if dt.is_inexact(x.dtype):
+        return true_divide(1, x)
+    return elementwise("div", 1, x)
 
 
 def exp2(x: ArrayLike) -> TracedTensor:

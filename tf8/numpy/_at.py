@@ -1,0 +1,199 @@
+"""`x.at[index].set(v)` / `.add(v)` / `.multiply(v)` / ... / `.get()`: JAX's functional updates.
+
+Every update works on the flattened array: the index selects *positions* (the flat offsets
+numpy's `x[index]` would read), computed in numpy at trace time when the shape is static and
+the index constant, else traced (an iota indexed like `x`). `add` is one `scatter_add`
+(repeated positions accumulate, as `np.add.at`); the others gather the old values, combine,
+and write back through a scatter + select. With constant indices repeated positions follow
+numpy (`set`: the last write wins; `multiply` etc.: applied once per occurrence, in rounds);
+with traced indices, as in JAX, the result for repeated positions is unspecified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import IndexingError, UnsupportedOperationError
+from tf8.ops import dtypes as dt
+from tf8.ops.gather import take_params, take_transpose_params
+from tf8.traced import TracedTensor, apply1
+
+from . import _ufuncs as u
+from ._core import asarray, astype, broadcast_to, constant, full_of
+from ._indexing import getitem
+from ._shape import ravel, reshape
+
+Combine = Callable[[TracedTensor, TracedTensor], TracedTensor]
+
+
+def _is_constant_index(index: Any) -> bool:
+    stack = [index]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, TracedTensor):
+            return False
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return True
+
+
+def _positions(x: TracedTensor, index: Any) -> np.ndarray | TracedTensor:
+    """The flat offsets `x[index]` reads: a numpy array when known at trace time."""
+    static = all(isinstance(d, int) for d in x.shape)
+    if static and _is_constant_index(index):
+        grid = np.arange(int(np.prod(x.shape, dtype=np.int64)), dtype=np.int64).reshape(x.shape)
+        try:
+            return np.asarray(grid[index])
+        except IndexError as exc:
+            raise IndexingError(f"{exc} (in .at[] of {x.aval})") from None
+    flat = apply1("iota", [], shape=(x.size,), dtype=dt.int64, dimension=0)
+    return getitem(reshape(flat, x.shape), index)
+
+
+def _column(pos: np.ndarray | TracedTensor) -> TracedTensor:
+    """Positions as the (m, 1) int64 index array gather/scatter_add take."""
+    if isinstance(pos, np.ndarray):
+        return constant(pos.reshape(-1, 1).astype(np.int64))
+    return reshape(ravel(pos), (pos.size, 1))
+
+
+def _gather(flat: TracedTensor, column: TracedTensor) -> TracedTensor:
+    return apply1("gather", [flat, column], **take_params(flat.shape, 0, 1))
+
+
+def _scatter_add(flat: TracedTensor, column: TracedTensor, values: TracedTensor) -> TracedTensor:
+    return apply1("scatter_add", [flat, column, values], **take_transpose_params(flat.shape, 0, 1))
+
+
+def _scatter_set(flat: TracedTensor, column: TracedTensor, values: TracedTensor) -> TracedTensor:
+    """`flat` with `values` written at `column` (distinct positions): scatter + select."""
+    zeros = full_of(0, flat.shape, flat.dtype)
+    hit = _scatter_add(
+        full_of(False, flat.shape, dt.bool_), column, full_of(True, values.shape, dt.bool_)
+    )
+    return u.where(hit, _scatter_add(zeros, column, values), flat)
+
+
+def _rounds(pos: np.ndarray) -> list[np.ndarray]:
+    """Split update numbers into rounds of distinct positions, in order of occurrence."""
+    flat = pos.reshape(-1)
+    seen: dict[int, int] = {}
+    occurrence = np.empty(flat.size, dtype=np.int64)
+    for j, p in enumerate(flat.tolist()):
+        occurrence[j] = seen.get(p, 0)
+        seen[p] = occurrence[j] + 1
+    return [np.nonzero(occurrence == r)[0] for r in range(int(occurrence.max(initial=-1)) + 1)]
+
+
+def _last_writes(pos: np.ndarray) -> np.ndarray:
+    """Update numbers that are the last write to their position (numpy's `x[i] = v`)."""
+    flat = pos.reshape(-1)
+    _, first_from_end = np.unique(flat[::-1], return_index=True)
+    return np.sort(flat.size - 1 - first_from_end)
+
+
+def update(x: Any, index: Any, values: Any, combine: Combine | None, name: str) -> TracedTensor:
+    """`x` with `x[index]` replaced by `values` (combine None) or by `combine(old, values)`."""
+    x = asarray(x)
+    pos = _positions(x, index)
+    v = astype(asarray(values), x.dtype)  # JAX casts the updates to the array's dtype
+    try:
+        v = ravel(broadcast_to(v, pos.shape))
+    except ValueError as exc:
+        raise type(exc)(f".at[].{name}: {exc}") from None
+    flat = ravel(x)
+    if name == "add":
+        out = _scatter_add(flat, _column(pos), v)
+    elif isinstance(pos, np.ndarray):
+        out = flat
+        groups = [_last_writes(pos)] if combine is None else _rounds(pos)
+        everything = pos.size
+        for group in groups:
+            picked = v if group.size == everything else _gather(v, constant(group.reshape(-1, 1)))
+            column = _column(pos.reshape(-1)[group])
+            new = picked if combine is None else combine(_gather(out, column), picked)
+            out = _scatter_set(out, column, new)
+    else:
+        column = _column(pos)
+        new = v if combine is None else combine(_gather(flat, column), v)
+        out = _scatter_set(flat, column, new)
+    return reshape(out, x.shape)
+
+
+_KEYWORDS = ("indices_are_sorted", "unique_indices", "mode", "fill_value")
+
+
+class AtRef:
+    """`x.at[index]`: the pending location of a functional update."""
+
+    __slots__ = ("_x", "_index")
+
+    def __init__(self, x: TracedTensor, index: Any) -> None:
+        self._x = x
+        self._index = index
+
+    def _apply(self, values: Any, combine: Combine | None, name: str, kw: dict) -> TracedTensor:
+        unknown = set(kw) - set(_KEYWORDS)
+        if unknown:
+            raise UnsupportedOperationError(f".at[].{name}: unknown arguments {sorted(unknown)}")
+        return update(self._x, self._index, values, combine, name)
+
+    def get(self, **kw: Any) -> TracedTensor:
+        """x[index]."""
+        unknown = set(kw) - set(_KEYWORDS)
+        if unknown:
+            raise UnsupportedOperationError(f".at[].get: unknown arguments {sorted(unknown)}")
+        return getitem(self._x, self._index)
+
+    def set(self, values: Any, **kw: Any) -> TracedTensor:
+        """A copy with x[index] = values."""
+        return self._apply(values, None, "set", kw)
+
+    def add(self, values: Any, **kw: Any) -> TracedTensor:
+        """A copy with x[index] += values (repeated indices accumulate)."""
+        return self._apply(values, None, "add", kw)
+
+    def subtract(self, values: Any, **kw: Any) -> TracedTensor:
+        """A copy with x[index] -= values."""
+        return self._apply(u.negative(asarray(values)), None, "add", kw)
+
+    def multiply(self, values: Any, **kw: Any) -> TracedTensor:
+        """A copy with x[index] *= values."""
+        return self._apply(values, u.multiply, "multiply", kw)
+
+    mul = multiply
+
+    def divide(self, values: Any, **kw: Any) -> TracedTensor:
+        """A copy with x[index] /= values (in x's dtype)."""
+        return self._apply(values, _in_dtype(u.true_divide), "divide", kw)
+
+    def power(self, values: Any, **kw: Any) -> TracedTensor:
+        """A copy with x[index] **= values."""
+        return self._apply(values, u.power, "power", kw)
+
+    def min(self, values: Any, **kw: Any) -> TracedTensor:
+        """A copy with x[index] = minimum(x[index], values)."""
+        return self._apply(values, u.minimum, "min", kw)
+
+    def max(self, values: Any, **kw: Any) -> TracedTensor:
+        """A copy with x[index] = maximum(x[index], values)."""
+        return self._apply(values, u.maximum, "max", kw)
+
+
+def _in_dtype(fn: Combine) -> Combine:
+    return lambda old, new: astype(fn(old, new), old.dtype)
+
+
+class AtIndexer:
+    """`x.at`: index it to get an `AtRef`."""
+
+    __slots__ = ("_x",)
+
+    def __init__(self, x: TracedTensor) -> None:
+        self._x = x
+
+    def __getitem__(self, index: Any) -> AtRef:
+        return AtRef(self._x, index)

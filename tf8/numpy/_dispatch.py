@@ -1,0 +1,185 @@
+"""numpy's own functions on TracedTensors: `__array_function__` and `__array_ufunc__`.
+
+`np.sin(t)`, `np.sum(t, axis=0)`, `np_array + t`, `np.add.reduce(t)` ... all land here and
+call the tf8.numpy function of the same name, so existing numpy code traces unchanged.
+Anything tf8.numpy does not implement raises UnsupportedOperationError naming the numpy
+function: a traced value is never silently turned into a constant.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import UnsupportedOperationError
+from tf8.traced import TracedTensor
+
+from ._unsupported import REASONS
+
+_FUNCTIONS: dict[Any, Callable[..., Any]] | None = None
+_SIGNATURES: dict[Callable[..., Any], inspect.Signature | None] = {}
+
+# ufunc.reduce / .accumulate as tf8.numpy reductions (keyed by the ufunc's name).
+_REDUCE = {
+    "add": "sum",
+    "multiply": "prod",
+    "maximum": "max",
+    "minimum": "min",
+    "logical_and": "all",
+    "logical_or": "any",
+}
+_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+_ARRAY_INPUTS = (TracedTensor, np.ndarray, np.generic, bool, int, float, complex, list, tuple)
+
+
+def _tnp() -> Any:
+    import tf8.numpy as tnp
+
+    return tnp
+
+
+def function_table() -> dict[Any, Callable[..., Any]]:
+    """numpy function object → tf8.numpy function of the same name (built once)."""
+    global _FUNCTIONS
+    if _FUNCTIONS is None:
+        import tf8.fft
+        import tf8.linalg
+
+        tnp = _tnp()
+        table: dict[Any, Callable[..., Any]] = {}
+        pairs = ((np, tnp), (np.linalg, tf8.linalg), (np.linalg, tnp.linalg), (np.fft, tf8.fft))
+        for namespace, ours in pairs:
+            for name in ours.__all__:
+                theirs = getattr(namespace, name, None)
+                mine = getattr(ours, name)
+                if callable(theirs) and not isinstance(theirs, (np.ufunc, type)) and callable(mine):
+                    table[theirs] = mine
+        _FUNCTIONS = table
+    return _FUNCTIONS
+
+
+def _qualified(func: Any) -> str:
+    module = getattr(func, "__module__", None) or "numpy"
+    return f"{module}.{getattr(func, '__name__', repr(func))}"
+
+
+def _check_out(name: str, kwargs: dict[str, Any]) -> None:
+    out = kwargs.pop("out", None)
+    outs = out if isinstance(out, tuple) else (out,)
+    if any(o is not None for o in outs):
+        raise UnsupportedOperationError(
+            f"{name}(..., out=...) is not supported: traced values are immutable; use the result"
+        )
+
+
+def _call(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+    """`fn(*args, **kwargs)`, refusing arguments tf8's version does not take by name."""
+    if fn not in _SIGNATURES:
+        try:
+            _SIGNATURES[fn] = inspect.signature(fn)
+        except (TypeError, ValueError):
+            _SIGNATURES[fn] = None
+    signature = _SIGNATURES[fn]
+    if signature is not None:
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            params = ", ".join(signature.parameters)
+            raise UnsupportedOperationError(
+                f"{name}: these arguments are not supported by tf8.numpy ({exc}); "
+                f"tf8 takes {name.rsplit('.', 1)[-1]}({params})"
+            ) from None
+    return fn(*args, **kwargs)
+
+
+def array_function(
+    self: TracedTensor, func: Any, types: Any, args: tuple, kwargs: dict[str, Any]
+) -> Any:
+    """TracedTensor.__array_function__: numpy.f(traced, ...) → tf8.numpy.f(traced, ...)."""
+    if not all(issubclass(t, (TracedTensor, np.ndarray)) for t in types):
+        return NotImplemented
+    name = _qualified(func)
+    fn = function_table().get(func)
+    if fn is None:
+        reason = REASONS.get(getattr(func, "__name__", ""))
+        why = f": {reason}" if reason else " (no tf8.numpy function of that name)"
+        raise UnsupportedOperationError(f"{name} is not supported on traced values{why}")
+    kwargs = dict(kwargs)
+    _check_out(name, kwargs)
+    return _call(name, fn, args, kwargs)
+
+
+def _ufunc_fn(name: str) -> Callable[..., Any]:
+    fn = getattr(_tnp(), name, None)
+    if fn is None or name in REASONS or not callable(fn):
+        raise UnsupportedOperationError(
+            f"the numpy ufunc {name} is not supported on traced values "
+            "(no tf8.numpy function of that name)"
+        )
+    return fn
+
+
+def array_ufunc(
+    self: TracedTensor, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any
+) -> Any:
+    """TracedTensor.__array_ufunc__: np.sin(t), np_array + t, np.add.reduce(t), ..."""
+    if not all(isinstance(i, _ARRAY_INPUTS) for i in inputs):
+        return NotImplemented
+    name = f"numpy.{ufunc.__name__}"
+    _check_out(name if method == "__call__" else f"{name}.{method}", kwargs)
+    tnp = _tnp()
+    if method == "__call__":
+        fn = _ufunc_fn(ufunc.__name__)
+        dtype = kwargs.pop("dtype", None)
+        if kwargs.get("where", True) is True:
+            kwargs.pop("where", None)
+        if kwargs:
+            raise UnsupportedOperationError(f"{name}: arguments {sorted(kwargs)} are not supported")
+        if dtype is not None:
+            inputs = tuple(tnp.astype(tnp.asarray(i), dtype) for i in inputs)
+        return fn(*inputs)
+    if method == "reduce" and ufunc.__name__ in _REDUCE:
+        return _call(f"{name}.reduce", _reduce_fn(_REDUCE[ufunc.__name__]), inputs, kwargs)
+    if method == "accumulate" and ufunc.__name__ in _ACCUMULATE:
+        return _call(
+            f"{name}.accumulate", _accumulate_fn(_ACCUMULATE[ufunc.__name__]), inputs, kwargs
+        )
+    if method == "outer" and len(inputs) == 2:
+        fn = _ufunc_fn(ufunc.__name__)
+        a, b = tnp.asarray(inputs[0]), tnp.asarray(inputs[1])
+        return fn(tnp.reshape(a, a.shape + (1,) * b.ndim), b)
+    hint = " (it writes in place; use x.at[i].add(v) and friends)" if method == "at" else ""
+    raise UnsupportedOperationError(f"{name}.{method} is not supported on traced values{hint}")
+
+
+@functools.cache
+def _reduce_fn(target: str) -> Callable[..., Any]:
+    fn = getattr(_tnp(), target)
+
+    def reduce(array: Any, axis: Any = 0, dtype: Any = None, keepdims: bool = False) -> Any:
+        if target in ("sum", "prod"):
+            return fn(array, axis=axis, dtype=dtype, keepdims=keepdims)
+        out = fn(array, axis=axis, keepdims=keepdims)
+        return out if dtype is None else _tnp().astype(out, dtype)
+
+    return reduce
+
+
+@functools.cache
+def _accumulate_fn(target: str) -> Callable[..., Any]:
+    fn = getattr(_tnp(), target)
+
+    def accumulate(array: Any, axis: int = 0, dtype: Any = None) -> Any:
+        return fn(array, axis=axis, dtype=dtype)
+
+    return accumulate
+
+
+def install() -> None:
+    """Attach the two protocols to TracedTensor."""
+    TracedTensor.__array_function__ = array_function  # type: ignore[attr-defined]
+    TracedTensor.__array_ufunc__ = array_ufunc  # type: ignore[attr-defined]
