@@ -15,7 +15,7 @@ from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import DTypePolicy
 from tf8.ops.primitive import Aval, Primitive
-from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, shape_str
+from tf8.ops.shapes import Dim, DimExpr, ShapeGuard, dims_equal, shape_str
 
 Guards = list  # list[ShapeGuard]
 ShapeRule = Callable[[Primitive, Sequence[Aval], Guards], tuple[Dim, ...]]
@@ -149,6 +149,16 @@ def infer(op: Primitive, avals: Sequence[Aval], guards: Guards | None = None) ->
     return (Aval(tuple(rule(op, avals, guards)), dtype),)
 
 
+def _shape_param(op: Primitive, name: str) -> tuple[Dim, ...]:
+    """The shape parameter `name`, checked to hold sizes (ints >= 0 or symbolic dims)."""
+    shape = op[name]
+    if not isinstance(shape, tuple) or not all(
+        isinstance(d, DimExpr) or (type(d) is int and d >= 0) for d in shape
+    ):
+        raise ShapeError(f"{op.name}: {name} {shape!r} must be a tuple of sizes >= 0")
+    return shape
+
+
 def _axes_param(op: Primitive, axes: Sequence[int], ndim: int) -> tuple[int, ...]:
     norm = tuple(check_axis(op, a, ndim) for a in axes)
     if len(set(norm)) != len(norm):
@@ -210,7 +220,7 @@ def _size(shape: Sequence[Dim]) -> Dim:
 
 
 def _reshape_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
-    old, new = avals[0].shape, op["shape"]
+    old, new = avals[0].shape, _shape_param(op, "shape")
     same = dims_equal(_size(old), _size(new))
     if same is False:
         raise ShapeError(f"reshape: cannot reshape {shape_str(old)} into {shape_str(new)}")
@@ -220,7 +230,7 @@ def _reshape_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tupl
 
 
 def _broadcast_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
-    shape, target, dims = avals[0].shape, op["shape"], op["broadcast_dimensions"]
+    shape, target, dims = avals[0].shape, _shape_param(op, "shape"), op["broadcast_dimensions"]
     if len(dims) != len(shape) or any(not 0 <= d < len(target) for d in dims):
         raise ShapeError(
             f"broadcast_in_dim: dimensions {dims} do not map {shape_str(shape)} "
@@ -326,8 +336,9 @@ def _reverse_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tupl
 
 
 def _iota_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
-    check_axis(op, op["dimension"], len(op["shape"]))
-    return tuple(op["shape"])
+    shape = _shape_param(op, "shape")
+    check_axis(op, op["dimension"], len(shape))
+    return shape
 
 
 def _constant_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
@@ -373,8 +384,6 @@ def _dynamic_update_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) 
 def _dynamic_truncate_shape(
     op: Primitive, avals: Sequence[Aval], guards: Guards
 ) -> tuple[Dim, ...]:
-    from tf8.ops.shapes import DimExpr
-
     shape = avals[0].shape
     axis = check_axis(op, op["axis"], len(shape))
     if avals[1].shape != () or avals[1].dtype not in dt.INTEGERS:
