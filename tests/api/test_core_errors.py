@@ -3,8 +3,8 @@ whose message names the op, the shapes and the dtypes involved.
 
 Each row is (id, code that misuses tf8, expected class, regex the message must match). The
 broader user-facing catalogue lives in test_errors.py; this one pins the exact wording of the
-core's own checks. At the end, strict xfails pin numpy-compatibility bugs found in code this
-file's owner does not own (tf8/numpy) and one known limitation of shape inference.
+core's own checks. At the end: regression tests for numpy-compatibility bugs found here and
+fixed in tf8/numpy, and a strict xfail pinning one known limitation of shape inference.
 """
 
 from __future__ import annotations
@@ -307,48 +307,31 @@ def test_the_catalogue_is_broad():
     assert len({row[2] for row in ROWS}) >= 12, "at least twelve distinct error classes"
 
 
-# --- known bugs in code this file's owner does not own (strict: fixing one fails here) ----
+# --- once strict xfails here, fixed in tf8/numpy (6c07005): now regression tests ----------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tf8/numpy: maximum/minimum of bool arrays raise DTypeError; numpy returns bool "
-    "(logical or/and)",
-)
 def test_maximum_of_bools_is_logical_or():
     b = np.array([True, False, False])
     out = tnp.maximum(T(b), T(np.array([False, False, True])))
     np.testing.assert_array_equal(np.asarray(out), [True, False, True])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tf8/numpy: all/any are min/max over int32, so an empty array raises ShapeError "
-    "(reduce_min has no identity); numpy gives True/False",
-)
 @pytest.mark.parametrize(("fn", "expected"), [(tnp.all, True), (tnp.any, False)])
 def test_all_and_any_of_an_empty_array(fn, expected):
     assert bool(fn(T(np.zeros((0, 3))))) is expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tf8/numpy: round(int array, decimals<0) returns the array unchanged; numpy rounds "
-    "to tens (np.round([125, 175], -1) == [120, 180])",
-)
 def test_round_of_ints_to_negative_decimals():
     out = tnp.round(T(np.array([125, 175])), -1)
     np.testing.assert_array_equal(np.asarray(out), [120, 180])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tf8/numpy: matmul of bool matrices raises DTypeError (dot_general is numeric); "
-    "numpy computes the boolean product",
-)
 def test_matmul_of_bools():
     a = np.array([[True, False], [False, False]])
     np.testing.assert_array_equal(np.asarray(T(a) @ T(a)), a @ a)
+
+
+# --- known limitations (strict xfail: fixing one fails here and asks to drop the marker) -----
 
 
 @pytest.mark.xfail(

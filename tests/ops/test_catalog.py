@@ -192,11 +192,8 @@ BINARY = {
 BROADCAST_PAIRS = hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3)
 # Where numpy answers for two bool operands and tf8 deliberately does not agree: numpy casts to
 # int8 (floor_divide, remainder, power: tf8 refuses bool, as its catalog rows do) or computes
-# in float16 (arctan2: tf8 has no float16 and uses float64). maximum/minimum of bools is a tf8
-# gap, pinned by an xfail test in tests/api/test_core_errors.py.
-_NOT_FOR_TWO_BOOLS = {
-    "floor_divide", "remainder", "power", "operator **", "arctan2", "maximum", "minimum",
-}  # fmt: skip
+# in float16 (arctan2: tf8 has no float16 and uses float64).
+_NOT_FOR_TWO_BOOLS = {"floor_divide", "remainder", "power", "operator **", "arctan2"}
 
 
 def _is_bool(value: Any) -> bool:
@@ -309,8 +306,6 @@ def test_reduction_wrappers_match_numpy(name, shape, seed):
     if name in ("max", "min"):  # no identity: numpy refuses empty reductions
         shape = tuple(max(n, 1) for n in shape)
         dtypes = [d for d in ALL if d.kind != "c"]  # tf8 refuses numpy's lexicographic order
-    if name in ("all", "any"):  # empty all/any: an xfail test in tests/api/test_core_errors.py
-        shape = tuple(max(n, 1) for n in shape)
     check_against_numpy(
         lambda v: tf8_fn(v, axis=axis, keepdims=keepdims),
         lambda v: np_fn(v, axis=axis, keepdims=keepdims),
@@ -343,7 +338,7 @@ def test_where_and_clip_broadcast_like_numpy(shapes, seed):
         for _ in range(4)
     ]
     check_against_numpy(tnp.where, np.where, where_cases, "where")
-    numbers = [d for d in ALL if d.kind in "if"]  # clip of bools: see maximum's xfail
+    numbers = [d for d in ALL if d.kind != "c"]
     clip_cases = [
         [draw.array(draw.choice(numbers), s_cond), draw.array(draw.choice(numbers), s_x), hi]
         for hi in (draw.array(draw.choice(numbers), s_y), 2, 1.5)
