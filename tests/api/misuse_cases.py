@@ -171,7 +171,6 @@ TRACING: list[Any] = [
         lambda: vector().sum(axis=1.5),
         errors.Tf8Error,
         r"axis.*1\.5",
-        marks=known_bug("reductions: a float axis fails with \"'float' object is not iterable\""),
     ),
     pytest.param(
         "float-of-vector",
