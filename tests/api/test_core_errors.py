@@ -76,6 +76,12 @@ ROWS: list[tuple[str, Callable[[], Any], type[Exception], str]] = [
         r"reshape: cannot reshape \(2, 3\) into \(5,\)",
     ),
     (
+        "reshape-negative-size",
+        lambda: apply1("reshape", [matrix((2, 3))], shape=(-2, -3)),
+        errors.ShapeError,
+        r"reshape: shape \(-2, -3\) must be a tuple of sizes >= 0",
+    ),
+    (
         "matmul-contracted",
         lambda: matrix((2, 3)) @ matrix((4, 5)),
         errors.ShapeError,
@@ -246,6 +252,14 @@ ROWS: list[tuple[str, Callable[[], Any], type[Exception], str]] = [
         ),
         errors.UnusedInput,
         r"input spec 'spare' \(int32\(4,\)\) is not used by the outputs",
+    ),
+    (
+        "input-spec-twice",
+        lambda: (lambda a: tf8.GraphCompiler().compile_with_input_specs(a * 2.0, [a, a]))(
+            tf8.placeholder((2,), name="a")
+        ),
+        errors.CompileError,
+        r"input spec 'a' \(float64\(2,\)\) is listed twice",
     ),
     # --- run ------------------------------------------------------------------------------
     (

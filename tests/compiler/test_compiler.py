@@ -99,6 +99,13 @@ def test_the_same_array_under_one_name_twice_is_not_a_conflict():
     assert len(compiled.inputs) == 1
 
 
+def test_equal_arrays_holding_nan_under_one_name_are_one_binding():
+    data = np.array([np.nan, 1.0])
+    first, second = tf8.tensor(data, name="w"), tf8.tensor(data.copy(), name="w")
+    compiled = compile_(first * 2.0, second + 1.0)  # merged by the compiler, not by tracing
+    assert len(compiled.inputs) == 1
+
+
 def test_two_arrays_under_one_name_are_a_duplicate_binding():
     first, second = tf8.tensor(np.zeros(3), name="w"), tf8.tensor(np.ones(3), name="w")
     with pytest.raises(DuplicateBinding, match=r"'w' is bound to 2 different arrays.*\(3,\)"):
