@@ -298,6 +298,7 @@ BUILTIN = {
     errors.ParameterError: ValueError,
     errors.ConcretizationError: TypeError,
     errors.InPlaceAssignmentError: TypeError,
+    errors.CompileError: ValueError,
     errors.UnboundPlaceholder: ValueError,
     errors.DuplicateBinding: ValueError,
     errors.UnusedInput: ValueError,
