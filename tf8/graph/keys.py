@@ -45,9 +45,17 @@ def digest128(data: bytes) -> int:
     return int.from_bytes(blake2b(data, digest_size=16).digest(), "little")
 
 
+def _slot_mix(slot: int) -> int:
+    """What an operation's fingerprint is xor-ed with to give its output `slot`'s."""
+    return ((slot + 1) * _SLOT_MIX) & _MASK128
+
+
+_SLOT_MIXES = tuple(_slot_mix(slot) for slot in range(16))
+
+
 def _output_fingerprint(operation_fingerprint: int, slot: int) -> int:
     """Fingerprint of output `slot` of an operation: derived, so it is never stored."""
-    return operation_fingerprint ^ (((slot + 1) * _SLOT_MIX) & _MASK128)
+    return operation_fingerprint ^ _slot_mix(slot)
 
 
 def operation_name(op: object) -> str:
@@ -326,26 +334,25 @@ def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
             f"{_short_repr.repr(op)} is not an operation: it needs input_count and output_count"
         ) from None
     if (
-        not (type(input_count) is int and type(output_count) is int)
-        or min(input_count, output_count) < 0
+        type(input_count) is not int
+        or type(output_count) is not int
+        or input_count < 0
+        or output_count < 0
     ):
         _check_counts(op, input_count, output_count)
     if input_total != input_count:
         raise ArityError(f"{operation_name(op)} takes {input_count} inputs, got {input_total}")
     parts = [b""]
-    for position, value in enumerate(structure[2:]):
+    append = parts.append
+    for value in structure[2:]:
         if type(value) is not ValueKey:
-            raise GraphError(
-                f"input {position} of {operation_name(op)} is a {type(value).__name__} "
-                f"({_short_repr.repr(value)}), not a ValueKey"
-            )
+            raise _not_a_key(op, structure)
         fingerprint = value._fingerprint
-        if fingerprint is None:
-            fingerprint = _output_fingerprint(
-                value._operation._fingerprint,  # type: ignore[union-attr]
-                value._output_slot,
-            )
-        parts.append(fingerprint.to_bytes(16, "little"))
+        if fingerprint is None:  # an output: derived from its operation's (inlined, hot)
+            slot = value._output_slot
+            mix = _SLOT_MIXES[slot] if slot < len(_SLOT_MIXES) else _slot_mix(slot)
+            fingerprint = value._operation._fingerprint ^ mix  # type: ignore[union-attr]
+        append(fingerprint.to_bytes(16, "little"))
     if not isinstance(role, OperationRole):
         raise GraphError(
             f"role of {operation_name(op)} must be an OperationRole, got {_short_repr.repr(role)}"
@@ -376,6 +383,15 @@ def _intern(table: dict, structure: Any, key: _Key, forget: Callable[[_InternRef
             return winner
         table[structure] = ref  # the previous key is dead, its callback not yet run
     return key
+
+
+def _not_a_key(op: Any, structure: tuple[Any, ...]) -> GraphError:
+    """The error for the first input of `structure` that is not a ValueKey."""
+    position, value = next((i, v) for i, v in enumerate(structure[2:]) if type(v) is not ValueKey)
+    return GraphError(
+        f"input {position} of {operation_name(op)} is a {type(value).__name__} "
+        f"({_short_repr.repr(value)}), not a ValueKey"
+    )
 
 
 def _check_counts(op: Any, input_count: object, output_count: object) -> None:

@@ -1,0 +1,10 @@
+"""Make the toy op set importable as `graph_toy_ops` whatever pytest's import mode."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
