@@ -154,6 +154,9 @@ def test_fingerprint_is_sixteen_hashable_comparable_bytes():
     assert {fp: 1, other: 2}[SemanticFingerprint(bytes(fp))] == 1
     assert fp == SemanticFingerprint(bytes(fp)) and hash(fp) == hash(SemanticFingerprint(bytes(fp)))
     assert fp != bytes(fp)
+    assert sorted([other, fp]) == sorted([fp, other])
+    with pytest.raises(TypeError):
+        fp < bytes(fp)  # noqa: B015
 
 
 def test_fingerprint_ignores_data_and_leaf_names_but_not_shapes():

@@ -77,7 +77,9 @@ class SemanticFingerprint:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SemanticFingerprint) and self._digest == other._digest
 
-    def __lt__(self, other: SemanticFingerprint) -> bool:
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, SemanticFingerprint):
+            return NotImplemented
         return self._digest < other._digest
 
     def hex(self) -> str:
