@@ -162,9 +162,9 @@ def test_roles() -> None:
     mask = Linearized([True, False])
     assert isinstance(mask, OperationRole) and mask.active_mask == (True, False)
     assert hash(mask) == hash(Linearized((True, False)))
-    with pytest.raises(TypeError):
+    with pytest.raises(GraphError, match="sequence of bools"):
         Linearized((1, 0))  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    with pytest.raises(GraphError, match="sequence of bools"):
         Linearized("TF")  # type: ignore[arg-type]
 
 

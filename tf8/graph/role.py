@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from tf8.errors import GraphError
+
 
 class OperationRole:
     """Base class of roles; roles are immutable, hashable values."""
@@ -47,6 +49,8 @@ class Linearized(OperationRole):
     def __post_init__(self) -> None:
         mask = self.active_mask
         if type(mask) is not tuple or not all(type(flag) is bool for flag in mask):
-            if isinstance(mask, str) or not all(isinstance(flag, bool) for flag in mask):
-                raise TypeError(f"Linearized.active_mask must be a sequence of bools, got {mask!r}")
+            if not isinstance(mask, (tuple, list)) or not all(type(f) is bool for f in mask):
+                raise GraphError(
+                    f"Linearized.active_mask must be a sequence of bools, got {mask!r}"
+                )
             object.__setattr__(self, "active_mask", tuple(mask))
