@@ -411,6 +411,50 @@ def test_structural_wrappers_match_numpy(shape, seed):
         )
 
 
+def _add_at(x: np.ndarray, index: np.ndarray, updates: np.ndarray) -> np.ndarray:
+    out = x.copy()
+    np.add.at(out, index, updates)
+    return out
+
+
+@given(shape=hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=4), seed=SEEDS)
+def test_wrappers_of_the_structural_and_indexing_rows_match_numpy(shape, seed):
+    """diagonal/diag, tril/triu, take, .at[].add, flip, pad and arange: the numpy names of the
+    extract_diag, embed_diag, tril, triu, gather, scatter_add, reverse, pad and iota rows."""
+    draw = Draw(shape, seed)
+    xs = [[draw.array(d, shape)] for d in ALL]
+    k, axis = draw.int(-2, 2), draw.axis(len(shape))
+    idx = draw.array(np.dtype(np.int64), draw.random_shape(), 0, shape[axis] - 1)
+    rows = draw.array(np.dtype(np.int64), (draw.int(0, 4),), 0, shape[0] - 1)
+    widths = tuple((draw.int(0, 2), draw.int(0, 2)) for _ in shape)
+    flip_axes = draw.axes(len(shape))
+    cases = {
+        "diagonal": (lambda v: tnp.diagonal(v, k), lambda v: np.diagonal(v, k)),
+        "diag": (
+            lambda v: tnp.diag(_lift(v)[(0,) * (v.ndim - 1)]),
+            lambda v: np.diag(v[(0,) * (v.ndim - 1)]),
+        ),
+        "tril": (lambda v: tnp.tril(v, k), lambda v: np.tril(v, k)),
+        "triu": (lambda v: tnp.triu(v, k), lambda v: np.triu(v, k)),
+        "take": (lambda v: tnp.take(v, idx, axis=axis), lambda v: np.take(v, idx, axis=axis)),
+        "at-add": (
+            lambda v: _lift(v).at[rows].add(v[0]),
+            lambda v: _add_at(v, rows, np.broadcast_to(v[0], (len(rows),) + v.shape[1:])),
+        ),
+        "flip": (lambda v: tnp.flip(v, flip_axes), lambda v: np.flip(v, flip_axes)),
+        "pad": (lambda v: tnp.pad(v, widths), lambda v: np.pad(v, widths)),
+    }
+    for name, (tf8_fn, np_fn) in cases.items():
+        check_against_numpy(tf8_fn, np_fn, xs, name)
+    start, stop, step = draw.int(-3, 3), draw.int(-3, 6), draw.choice([1, 2, -1])
+    check_against_numpy(
+        lambda dtype: tnp.arange(start, stop, step, dtype=dtype),
+        lambda dtype: np.arange(start, stop, step, dtype=dtype),
+        [[dtype] for dtype in ("int32", "int64", "float32", "float64")],
+        f"arange({start}, {stop}, {step})",
+    )
+
+
 # --- edge cases that once went wrong --------------------------------------------------------
 
 
