@@ -21,7 +21,6 @@ from misuse_cases import (
     TREES,
     Case,
     T,
-    known_bug,
     leak_a_tracer,
     placeholder,
     prepared,

@@ -138,12 +138,14 @@ class _VjpLinear(ExtensionOp):
         result = call.holder.bwd(call.residuals, out_ct)
         if not isinstance(result, tuple):
             raise TreeStructureError(
-                f"custom_vjp bwd must return a tuple with one cotangent per argument, got {type(result).__name__}"
+                "custom_vjp bwd must return a tuple with one cotangent per argument, "
+                f"got {type(result).__name__}"
             )
         leaves, result_def = tree.tree_flatten(list(result))
         if len(result) != len(operands) or len(leaves) != len(operands):
             raise TreeStructureError(
-                f"custom_vjp bwd returned {len(result)} cotangent(s) for {len(operands)} argument(s)"
+                f"custom_vjp bwd returned {len(result)} cotangent(s) "
+                f"for {len(operands)} argument(s)"
             )
         out = []
         for leaf, x in zip(leaves, operands):
