@@ -125,7 +125,7 @@ def arange(
     if isinstance(stop, DimExpr):
         if step != 1:
             raise UnsupportedOperationError("arange: a symbolic stop needs step 1")
-        n: Dim = dim_max(stop - start, 0)
+        n: Dim = stop if start == 0 else dim_max(stop - start, 0)
     else:
         n = max(0, -(-(int(stop) - start) // step))
     target = _dtype(dtype, dt.int64)

@@ -45,7 +45,9 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> T
     x = moveaxis(x, (a1, a2), (-2, -1))
     rows, cols = x.shape[-2], x.shape[-1]
     offset = int(offset)
-    if offset >= 0:
+    if offset == 0:
+        length, r0, c0 = dim_min(rows, cols), 0, 0
+    elif offset > 0:
         length = dim_max(dim_min(rows, cols - offset), 0)
         r0, c0 = 0, dim_min(offset, cols)
     else:

@@ -320,7 +320,10 @@ def clip(
 
 
 def square(x: ArrayLike) -> TracedTensor:
+    """x * x (bools square in an integer dtype, as numpy)."""
     x = asarray(x)
+    if x.dtype == dt.bool_:
+        x = astype(x, dt.int64)  # numpy gives int8, which tf8 widens to int64
     return multiply(x, x)
 
 
