@@ -13,6 +13,7 @@ import tf8
 import tf8.numpy as tnp
 from tf8 import GraphCompiler, NumpyEngine, Runtime
 from tf8.errors import CompileError, RunDTypeError, RunInputError, ShapeGuardError
+from tf8.ops.shapes import sym
 
 
 def compile_(*outputs):
@@ -209,3 +210,42 @@ def test_running_is_quiet_about_ieee_results():
         warnings.simplefilter("error")
         out = prepared.run(np.array([0.0, -1.0, 1.0]))[0]
     assert out[0] == -np.inf and np.isnan(out[1]) and out[2] == 0.0
+
+
+# --- placeholder axes given by expressions (n + 1, 2*n) ---------------------------------------
+
+
+def test_expression_axes_are_checked_against_the_names_bare_axes_give():
+    n = sym("n")
+    p = tf8.placeholder(("n", n + 1), name="p")
+    prepared = Runtime().prepare(compile_(p * 2.0))
+    assert prepared.run(np.ones((2, 3)))[0].shape == (2, 3)
+    with pytest.raises(
+        ShapeGuardError, match=r"input 'p': axis 1 has size 5, but n \+ 1 = 3 \(n=2\)"
+    ):
+        prepared.run(np.ones((2, 5)))
+
+
+def test_a_name_only_an_expression_axis_gives_is_solved_when_linear():
+    n = sym("n")
+    q, s = tf8.placeholder((n * 2, "m"), name="q"), tf8.placeholder(("n",), name="s")
+    prepared = Runtime().prepare(compile_(tnp.sum(q) + tnp.sum(s)))
+    assert prepared.run(np.ones((6, 2)), np.ones(3))[0] == 15.0
+    with pytest.raises(ShapeGuardError, match=r"input 'q': axis 0 has size 6, but n\*2 = 4"):
+        prepared.run(np.ones((6, 2)), np.ones(2))
+    alone = Runtime().prepare(compile_(tnp.sum(tf8.placeholder((n * 2,), name="even"))))
+    assert alone.run(np.ones(4))[0] == 4.0
+    with pytest.raises(ShapeGuardError, match=r"axis 0 has size 3, which is not n\*2 for any n"):
+        alone.run(np.ones(3))
+
+
+def test_an_expression_axis_that_cannot_be_solved_says_so():
+    n, m = sym("n"), sym("m")
+    square = Runtime().prepare(compile_(tnp.sum(tf8.placeholder((n * n,), name="w"))))
+    with pytest.raises(
+        ShapeGuardError, match=r"input 'w': axis 0 has size 4; n\^2 cannot be solved"
+    ):
+        square.run(np.ones(4))
+    product = Runtime().prepare(compile_(tnp.sum(tf8.placeholder((n * m,), name="v"))))
+    with pytest.raises(ShapeGuardError, match=r"m\*n alone does not determine m, n"):
+        product.run(np.ones(4))

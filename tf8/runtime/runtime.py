@@ -199,6 +199,7 @@ class Prepared:
 
     def _check_inputs(self, values: list[Any]) -> dict[str, int]:
         env: dict[str, int] = {}
+        derived: list[tuple[str, int, DimExpr, int]] = []
         program = self.prepared.program
         for i, (value, aval) in enumerate(zip(values, program.input_avals)):
             label = self.compiled.inputs[i].input_key.label()
@@ -215,16 +216,51 @@ class Prepared:
                             f"got {array.shape}"
                         )
                     continue
-                name = str(dim)
+                name = _symbol_name(dim)
+                if name is None:  # an expression (n + 1, 2*n): checked once the names are known
+                    derived.append((label, axis, dim, size))
+                    continue
                 if name in env and env[name] != size:
                     raise ShapeGuardError(
                         f"input {label!r}: dimension {name} is {size} on axis {axis}, but "
                         f"{env[name]} elsewhere"
                     )
                 env[name] = size
+        for label, axis, dim, size in derived:
+            _bind_expression(env, label, axis, dim, size)
         for guard in program.guards:
             guard.check(env)
         return env
+
+
+def _symbol_name(dim: DimExpr) -> str | None:
+    """The name of a dimension that is a bare symbol (`n`); None for an expression."""
+    if len(dim.symbols) != 1:
+        return None
+    (name,) = dim.symbols
+    return name if dim == DimExpr.symbol(name) else None
+
+
+def _bind_expression(env: dict[str, int], label: str, axis: int, dim: DimExpr, size: int) -> None:
+    """Check an input axis whose size is an expression of names (n + 1, 2*n). A name no bare
+    axis gave is read off the expression when it is linear in that one name."""
+    where = f"input {label!r}: axis {axis} has size {size}"
+    unknown = sorted(dim.symbols - env.keys())
+    if len(unknown) > 1:
+        raise ShapeGuardError(f"{where}; {dim} alone does not determine {', '.join(unknown)}")
+    if unknown:
+        name = unknown[0]
+        f0, f1, f2 = (evaluate_dim(dim, {**env, name: k}) for k in (0, 1, 2))
+        slope = f1 - f0
+        if slope <= 0 or f2 - f1 != slope:
+            raise ShapeGuardError(f"{where}; {dim} cannot be solved for {name}")
+        if size < f0 or (size - f0) % slope:
+            raise ShapeGuardError(f"{where}, which is not {dim} for any {name}")
+        env[name] = (size - f0) // slope
+    expected = evaluate_dim(dim, env)
+    if expected != size:
+        known = ", ".join(f"{k}={env[k]}" for k in sorted(dim.symbols))
+        raise ShapeGuardError(f"{where}, but {dim} = {expected} ({known})")
 
 
 def _as_input_array(value: Any, aval: Aval, label: str) -> np.ndarray:
