@@ -5,28 +5,47 @@ Batched over leading axes as numpy. Kernels are numpy's LAPACK calls; ops live i
 float64. Data a kernel cannot factor (a singular matrix to `solve`/`inv`, a matrix that is
 not positive definite to `cholesky`) raises `tf8.errors.LinAlgError` when the program runs;
 `det` of a singular matrix is 0, but its derivative needs A⁻¹ and raises too. Repeated
-eigenvalues (`eigh`) or singular values (`svd`) make the vector derivatives infinite.
+eigenvalues (`eigh`, `eig`) or singular values (`svd`) make the vector derivatives infinite.
+Where numpy returns a named tuple, tf8 returns a plain tuple in the same order.
+
+Derivatives that need more than numpy's contract says: `eig` is always complex (numpy's is
+real when every eigenvalue is); `pinv` and `lstsq` differentiate where the rank is locally
+constant; the extra columns of `svd(..., full_matrices=True)` (see `SvdFull`) are a basis
+chosen by LAPACK, and only quantities independent of that choice have meaningful derivatives.
 """
 
 from __future__ import annotations
 
+import math
+import operator
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from tf8.ad.lax import broadcast, reshape
+from tf8.ad.lax import compare, convert, full, mul, reduce_sum, reshape, transpose, unary
 from tf8.errors import ParameterError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.ops.extension import linalg as ops
-from tf8.ops.shapes import is_symbolic, shape_str
+from tf8.ops.extension.linalg.arguments import as_matrix, as_system, unvector
+from tf8.ops.extension.linalg.base import square
+from tf8.ops.extension.matrix import eye, mH, mm
+from tf8.ops.primitive import Aval
+from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor, apply, apply1, tensor
 
 __all__ = [
     "cholesky",
     "det",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "inv",
+    "lstsq",
+    "matrix_power",
+    "norm",
+    "pinv",
     "qr",
     "slogdet",
     "solve",
@@ -35,79 +54,91 @@ __all__ = [
 ]
 
 
-def _matrix(a: Any) -> TracedTensor:
-    x = tensor(a)
-    if not dt.is_inexact(x.dtype):
-        x = apply1("convert", [x], dtype=dt.float64)
-    return x
-
-
 def _one(op: ops.LinalgOp, *args: TracedTensor) -> TracedTensor:
     return apply(op, list(args))[0]
 
 
 def inv(a: Any) -> TracedTensor:
     """The inverse of each (square) matrix."""
-    return _one(ops.Inv(), _matrix(a))
+    return _one(ops.Inv(), as_matrix(a))
 
 
 def det(a: Any) -> TracedTensor:
     """The determinant of each (square) matrix."""
-    return _one(ops.Det(), _matrix(a))
+    return _one(ops.Det(), as_matrix(a))
 
 
 def slogdet(a: Any) -> tuple[TracedTensor, TracedTensor]:
     """(sign, log|det|) of each square matrix, as numpy.linalg.slogdet."""
-    sign, logabsdet = apply(ops.Slogdet(), [_matrix(a)])
+    sign, logabsdet = apply(ops.Slogdet(), [as_matrix(a)])
     return sign, logabsdet
 
 
 def cholesky(a: Any) -> TracedTensor:
     """Lower Cholesky factor L (A = L Lᴴ), reading A's lower triangle."""
-    return _one(ops.Cholesky(), _matrix(a))
+    return _one(ops.Cholesky(), as_matrix(a))
 
 
 def eigh(a: Any, UPLO: str = "L") -> tuple[TracedTensor, TracedTensor]:  # noqa: N803
-    """(eigenvalues ascending, eigenvectors) of a Hermitian matrix read from its lower triangle."""
-    _lower_only(UPLO)
-    w, v = apply(ops.Eigh(), [_matrix(a)])
+    """(eigenvalues ascending, eigenvectors) of the Hermitian matrix in A's UPLO triangle."""
+    w, v = apply(ops.Eigh(), [hermitian_from(as_matrix(a), UPLO)])
     return w, v
 
 
 def eigvalsh(a: Any, UPLO: str = "L") -> TracedTensor:  # noqa: N803
-    """Eigenvalues (ascending) of a Hermitian matrix read from its lower triangle."""
-    _lower_only(UPLO)
-    return _one(ops.Eigvalsh(), _matrix(a))
+    """Eigenvalues (ascending) of the Hermitian matrix in A's UPLO triangle."""
+    return _one(ops.Eigvalsh(), hermitian_from(as_matrix(a), UPLO))
 
 
-def _lower_only(uplo: str) -> None:
-    if uplo != "L":
-        raise ParameterError(f"eigh/eigvalsh: only UPLO='L' is supported, got {uplo!r}")
+def hermitian_from(x: TracedTensor, uplo: str) -> TracedTensor:
+    """A matrix whose lower triangle holds the Hermitian matrix of x's `uplo` triangle
+    (the kernels read the lower one; Aᴴ's lower triangle is A's upper one, conjugated)."""
+    side = uplo.upper() if isinstance(uplo, str) else uplo
+    if side not in ("L", "U"):
+        raise ParameterError(f"UPLO must be 'L' or 'U', got {uplo!r}")
+    return x if side == "L" else mH(x)
+
+
+def eig(a: Any) -> tuple[TracedTensor, TracedTensor]:
+    """(eigenvalues, right eigenvectors) of a general square matrix, always complex.
+
+    Eigenvectors have unit norm and their largest component real (LAPACK's convention),
+    and their derivatives respect it; repeated eigenvalues make those infinite.
+    """
+    w, v = apply(ops.Eig(), [as_matrix(a)])
+    return w, v
+
+
+def eigvals(a: Any) -> TracedTensor:
+    """Eigenvalues of a general square matrix, always complex."""
+    return _one(ops.Eigvals(), as_matrix(a))
 
 
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
-    """(U, S, Vh) as numpy.linalg.svd, reduced form only (square input or full_matrices=False)."""
-    x = _matrix(a)
+    """(U, S, Vh) as numpy.linalg.svd; S alone when compute_uv is False.
+
+    With full_matrices (the default) a non-square A gets square U and Vh; the columns past
+    min(m, n) are a basis LAPACK chooses, differentiated without rotating inside it.
+    """
+    x = as_matrix(a)
     if not compute_uv:
         return svdvals(x)
-    m, n = x.shape[-2:] if x.ndim >= 2 else (None, None)
-    if full_matrices and m != n:
-        raise ParameterError(
-            f"svd: full_matrices=True of a {shape_str(x.shape)} matrix is not supported;"
-            " pass full_matrices=False for the reduced SVD"
-        )
-    u, s, vh = apply(ops.Svd(), [x])
+    if x.ndim < 2:
+        raise ShapeError(f"svd: needs a matrix (at least 2 axes), got {shape_str(x.shape)}")
+    square_input = dims_equal(*x.shape[-2:]) is True
+    op = ops.SvdFull() if full_matrices and not square_input else ops.Svd()
+    u, s, vh = apply(op, [x])
     return u, s, vh
 
 
 def svdvals(a: Any) -> TracedTensor:
     """Singular values, descending (numpy.linalg.svdvals)."""
-    return _one(ops.Svdvals(), _matrix(a))
+    return _one(ops.Svdvals(), as_matrix(a))
 
 
 def qr(a: Any, mode: str = "reduced") -> Any:
     """(Q, R) of the reduced QR decomposition; mode='r' returns R alone."""
-    x = _matrix(a)
+    x = as_matrix(a)
     if mode == "r":
         return _one(ops.QrR(), x)
     if mode != "reduced":
@@ -118,36 +149,146 @@ def qr(a: Any, mode: str = "reduced") -> Any:
 
 def solve(a: Any, b: Any) -> TracedTensor:
     """x with a @ x = b; b is a vector only when 1-D (numpy ≥ 2), batch axes broadcast."""
-    x, y = _matrix(a), tensor(b)
-    dtype = dt.result_type(x.dtype, y.dtype)
-    x, y = (t if t.dtype == dtype else apply1("convert", [t], dtype=dtype) for t in (x, y))
+    x, y, vector = as_system("solve", a, b)
+    return unvector(_one(ops.Solve(), x, y), vector)
+
+
+def pinv(a: Any, rcond: float | None = None, hermitian: bool = False) -> TracedTensor:
+    """Moore–Penrose pseudo-inverse (singular values ≤ rcond · largest count as zero,
+    numpy's default 1e-15). `hermitian` is accepted and changes nothing."""
+    return _one(ops.Pinv(rcond), as_matrix(a))
+
+
+def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[TracedTensor, ...]:
+    """(x, residuals, rank, s) as numpy.linalg.lstsq; x is differentiable.
+
+    Full rank is assumed for the shape of `residuals`: the squared residual norms per column
+    when m > n, else empty (numpy also returns it empty when A is rank deficient).
+    Batched over leading axes (numpy takes one matrix).
+    """
+    x, y, vector = as_system("lstsq", a, b)
+    *_, m, n = x.shape
+    if not (isinstance(m, int) and isinstance(n, int)):
+        raise ShapeError(f"lstsq: needs concrete matrix sizes, got {shape_str(x.shape)}")
+    op = ops.Lstsq(rcond)
+    solution = _one(op, x, y)
+    s = svdvals(x)
+    largest = apply1("reduce_max", [s], axes=(s.ndim - 1,))
+    threshold = apply1(
+        "broadcast_in_dim",
+        [mul(largest, op.cutoff(x))],
+        shape=s.shape,
+        broadcast_dimensions=tuple(range(s.ndim - 1)),
+    )
+    rank = reduce_sum(convert(compare(s, threshold, "gt"), dt.int64), [s.ndim - 1])
+    if m > n:
+        residuals = reduce_sum(_squared_magnitude(mm(x, solution) - y), [y.ndim - 2])
+    else:
+        residuals = full(Aval((*x.shape[:-2], 0), dt.real_dtype(x.dtype)), 0)
+    return unvector(solution, vector), residuals, rank, s
+
+
+def matrix_power(a: Any, n: int) -> TracedTensor:
+    """a raised to the integer power n by repeated squaring (n < 0: of inv(a)), as numpy."""
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"matrix_power: exponent must be an integer, got {n!r}") from None
+    x = tensor(a)
     if x.ndim < 2:
-        raise ShapeError(f"solve: needs a matrix, got {shape_str(x.shape)}")
-    vector = y.ndim == 1
-    if vector:
-        y = reshape(y, (*y.shape, 1))
-    if y.ndim < 2:
-        raise ShapeError("solve: right-hand side must have at least 1 axis, got a scalar")
-    batch_a, batch_b = x.shape[:-2], y.shape[:-2]
-    if batch_a != batch_b:
-        if is_symbolic(batch_a) or is_symbolic(batch_b):
-            raise ShapeError(f"solve: batch axes {batch_a} and {batch_b} must match")
-        try:
-            batch = np.broadcast_shapes(batch_a, batch_b)
-        except ValueError:
-            raise ShapeError(
-                f"solve: batch axes of {shape_str(x.shape)} and {shape_str(y.shape)} do not"
-                " broadcast"
-            ) from None
-        x, y = _broadcast_batch(x, batch), _broadcast_batch(y, batch)
-    out = _one(ops.Solve(), x, y)
-    return reshape(out, out.shape[:-1]) if vector else out
+        raise ShapeError(f"matrix_power: needs a matrix, got {shape_str(x.shape)}")
+    square("matrix_power", x.aval, [])
+    if n == 0:
+        return eye(x)
+    if n < 0:
+        x, n = inv(x), -n
+    result = None
+    while True:
+        if n & 1:
+            result = x if result is None else mm(result, x)
+        n >>= 1
+        if not n:
+            return result
+        x = mm(x, x)
 
 
-def _broadcast_batch(x: TracedTensor, batch: tuple) -> TracedTensor:
-    shape = (*batch, *x.shape[-2:])
-    lead = len(shape) - x.ndim
-    squeezed = [i for i, d in enumerate(x.shape[:-2]) if d == 1 and batch[lead + i] != 1]
-    keep = [i for i in range(x.ndim) if i not in squeezed]
-    x = reshape(x, [x.shape[i] for i in keep])
-    return broadcast(x, shape, [lead + i for i in keep])
+# --- norms --------------------------------------------------------------------------------
+
+
+def norm(
+    x: Any, ord: Any = None, axis: int | Sequence[int] | None = None, keepdims: bool = False
+) -> TracedTensor:
+    """numpy.linalg.norm: vector norms of any order; matrix norms 'fro', 'nuc', ±1, ±2, ±inf
+    (±2 and 'nuc' from the singular values)."""
+    a = as_matrix(x)
+    if axis is None:
+        if ord is None:
+            out = unary("sqrt", reduce_sum(_squared_magnitude(a), range(a.ndim)))
+            return reshape(out, (1,) * a.ndim) if keepdims else out
+        if a.ndim not in (1, 2):
+            raise ShapeError(f"norm: ord={ord!r} needs a vector or matrix, got {a.aval}")
+        axis = tuple(range(a.ndim))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    for ax in axes:
+        if not -a.ndim <= ax < a.ndim:
+            raise ShapeError(f"norm: axis {ax} out of range for {shape_str(a.shape)}")
+    axes = tuple(ax % a.ndim for ax in axes)
+    if len(axes) == 1:
+        out = _vector_norm(a, ord, axes[0])
+    elif len(axes) == 2 and axes[0] != axes[1]:
+        out = _matrix_norm(a, ord, axes)
+    else:
+        raise ShapeError(f"norm: axis must name one or two distinct axes, got {axis!r}")
+    if keepdims:
+        kept = [1 if i in axes else d for i, d in enumerate(a.shape)]
+        out = reshape(out, kept)
+    return out
+
+
+def _squared_magnitude(x: TracedTensor) -> TracedTensor:
+    """|x|², smooth at 0 (for complex: re² + im²)."""
+    if not dt.is_complex(x.dtype):
+        return mul(x, x)
+    re, im = unary("real", x), unary("imag", x)
+    return mul(re, re) + mul(im, im)
+
+
+def _reduce(name: str, x: TracedTensor, axis: int) -> TracedTensor:
+    return apply1(name, [x], axes=(axis,))
+
+
+def _vector_norm(a: TracedTensor, ord: Any, axis: int) -> TracedTensor:
+    if ord is None or ord == 2:
+        return unary("sqrt", reduce_sum(_squared_magnitude(a), [axis]))
+    if isinstance(ord, str) or not isinstance(ord, (int, float, np.number)):
+        raise ParameterError(f"norm: invalid order {ord!r} for vectors")
+    magnitude = unary("abs", a)
+    if ord == math.inf:
+        return _reduce("reduce_max", magnitude, axis)
+    if ord == -math.inf:
+        return _reduce("reduce_min", magnitude, axis)
+    if ord == 0:
+        return reduce_sum(convert(compare(a, 0, "ne"), magnitude.dtype), [axis])
+    if ord == 1:
+        return reduce_sum(magnitude, [axis])
+    total = reduce_sum(magnitude ** float(ord), [axis])
+    return total ** (1.0 / float(ord))
+
+
+def _matrix_norm(a: TracedTensor, ord: Any, axes: tuple[int, ...]) -> TracedTensor:
+    row, col = axes
+    if ord is None or ord == "fro":
+        return unary("sqrt", reduce_sum(_squared_magnitude(a), axes))
+    if ord in ("nuc", 2, -2):
+        rest = [i for i in range(a.ndim) if i not in axes]
+        s = svdvals(transpose(a, (*rest, row, col)))
+        last = s.ndim - 1
+        if ord == "nuc":
+            return reduce_sum(s, [last])
+        return _reduce("reduce_max" if ord == 2 else "reduce_min", s, last)
+    if ord in (1, -1, math.inf, -math.inf):
+        summed, other = (row, col) if ord in (1, -1) else (col, row)
+        sums = reduce_sum(unary("abs", a), [summed])
+        other -= 1 if other > summed else 0
+        return _reduce("reduce_max" if ord > 0 else "reduce_min", sums, other)
+    raise ParameterError(f"norm: invalid order {ord!r} for matrices")

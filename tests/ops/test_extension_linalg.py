@@ -110,7 +110,7 @@ def test_pruning_keeps_outputs_the_gradient_needs():
     assert any(isinstance(op, ops.Svd) for op in program_ops)
 
 
-def _best_time(fn, array, repeats=3):
+def _best_time(fn, array, repeats=5):
     fn(array)
     best = np.inf
     for _ in range(repeats):
@@ -121,9 +121,12 @@ def _best_time(fn, array, repeats=3):
 
 
 def test_pruned_svd_is_faster_at_run_time():
+    # one BLAS thread: on a loaded machine competing BLAS thread pools swamp the difference
+    threadpoolctl = pytest.importorskip("threadpoolctl")
     a = np.random.default_rng(1).standard_normal((300, 300))
-    values_only = _best_time(tf8.jit(lambda x: tnp.sum(linalg.svd(x)[1])), a)
-    with_vectors = _best_time(tf8.jit(lambda x: tnp.sum(linalg.svd(x)[0])), a)
+    with threadpoolctl.threadpool_limits(limits=1, user_api="blas"):
+        values_only = _best_time(tf8.jit(lambda x: tnp.sum(linalg.svd(x)[1])), a)
+        with_vectors = _best_time(tf8.jit(lambda x: tnp.sum(linalg.svd(x)[0])), a)
     assert values_only < 0.9 * with_vectors
 
 
@@ -148,12 +151,23 @@ def test_kernel_failures_raise_linalg_error():
 
 
 def test_unsupported_options_are_parameter_errors():
-    with pytest.raises(ParameterError, match="full_matrices=False"):
-        linalg.svd(TALL)
     with pytest.raises(ParameterError):
         linalg.qr(TALL, mode="complete")
-    with pytest.raises(ParameterError):
-        linalg.eigh(SPD, UPLO="U")
+    with pytest.raises(ParameterError, match="UPLO"):
+        linalg.eigh(SPD, UPLO="X")
+
+
+def test_eigh_reads_the_upper_triangle_with_uplo_u():
+    upper_only = np.triu(SPD[0])
+    for uplo in ("U", "u"):
+        np.testing.assert_allclose(
+            np.asarray(linalg.eigvalsh(upper_only, UPLO=uplo)), np.linalg.eigvalsh(SPD[0])
+        )
+    w, v = linalg.eigh(HERMITIAN, UPLO="U")
+    w0, v0 = np.linalg.eigh(HERMITIAN, UPLO="U")
+    np.testing.assert_allclose(np.asarray(w), w0)
+    np.testing.assert_allclose(np.abs(np.asarray(v)), np.abs(v0), atol=1e-12)
+    tf8.check_grads(lambda a: linalg.eigvalsh(a, UPLO="U"), [SPD], order=1)
 
 
 def test_integer_input_computes_in_float64():

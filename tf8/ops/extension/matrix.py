@@ -80,3 +80,32 @@ def eye(like: TracedTensor) -> TracedTensor:
 
 def reciprocal(x: TracedTensor) -> TracedTensor:
     return div(like(x, 1), x)
+
+
+def columns(x: TracedTensor, start: int, stop: int) -> TracedTensor:
+    """x[..., :, start:stop]."""
+    return _last_two(x, (0, x.shape[-2]), (start, stop))
+
+
+def rows(x: TracedTensor, start: int, stop: int) -> TracedTensor:
+    """x[..., start:stop, :]."""
+    return _last_two(x, (start, stop), (0, x.shape[-1]))
+
+
+def _last_two(x: TracedTensor, row_range: tuple, column_range: tuple) -> TracedTensor:
+    if row_range == (0, x.shape[-2]) and column_range == (0, x.shape[-1]):
+        return x
+    lead = x.shape[:-2]
+    start = (*(0,) * len(lead), row_range[0], column_range[0])
+    limit = (*lead, row_range[1], column_range[1])
+    return apply1("slice", [x], start=start, limit=limit, strides=None)
+
+
+def join(parts: list[TracedTensor], axis: int) -> TracedTensor:
+    """Concatenate along `axis` (negative counts from the end)."""
+    return apply1("concatenate", parts, axis=axis % parts[0].ndim)
+
+
+def blocks(grid: list[list[TracedTensor]]) -> TracedTensor:
+    """The block matrix [[A, B], [C, D]] over the last two axes."""
+    return join([join(row, -1) for row in grid], -2)

@@ -1,0 +1,39 @@
+"""The linalg family ("tf8.linalg.v1"): batched matrix ops with numpy/scipy kernels and JVPs.
+
+One module per group: `base` (the op base class, checks, shared rule helpers), `solve`
+(inv, solve, triangular_solve, det, slogdet, cholesky), `decompositions` (eigh, svd, qr),
+`eig` (general eigendecomposition), `lstsq` (pinv, lstsq), `expm` (matrix exponential and
+its Fréchet derivative). The public functions are in `tf8.linalg` and `tf8.scipy.linalg`.
+"""
+
+from .base import LinalgOp, Pruned
+from .decompositions import Eigh, Eigvalsh, Qr, QrR, Svd, SvdFull, Svdvals
+from .eig import Eig, Eigvals
+from .expm import Expm, ExpmFrechet
+from .lstsq import Lstsq, Pinv
+from .solve import Cholesky, Det, Inv, LogAbsDet, Slogdet, Solve, TriangularSolve
+
+__all__ = [
+    "Cholesky",
+    "Det",
+    "Eig",
+    "Eigh",
+    "Eigvals",
+    "Eigvalsh",
+    "Expm",
+    "ExpmFrechet",
+    "Inv",
+    "LinalgOp",
+    "LogAbsDet",
+    "Lstsq",
+    "Pinv",
+    "Pruned",
+    "Qr",
+    "QrR",
+    "Slogdet",
+    "Solve",
+    "Svd",
+    "SvdFull",
+    "Svdvals",
+    "TriangularSolve",
+]

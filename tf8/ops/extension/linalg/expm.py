@@ -1,0 +1,74 @@
+"""The matrix exponential and its Fréchet derivative (kernels from scipy.linalg).
+
+`expm_frechet(A, E)` = L(A, E) = d/dt expm(A + tE) at t = 0, linear in E. expm's JVP is
+L(A, dA). L's own JVP uses the block identity (Mathias 1996)
+
+    expm([[A, E], [0, A]]) = [[expm(A), L(A, E)], [0, expm(A)]],
+
+so L(A + t dA, E + t dE) is the top-right block of expm(X + t dX) with X = [[A, E], [0, A]]
+and dX = [[dA, dE], [0, dA]]: its tangent is the top-right block of L(X, dX), linear in
+(dA, dE), and derivatives of any order follow on twice-larger blocks. In E, L transposes
+(JAX's bilinear convention, no conjugation) to L(Aᵀ, ·), since tr(Cᵀ L(A, E)) =
+tr(L(Aᵀ, C)ᵀ E).
+"""
+
+from __future__ import annotations
+
+import scipy.linalg
+
+from tf8.ad.lax import materialize
+from tf8.traced import apply
+
+from ..matrix import blocks, columns, mT, rows
+from .base import LinalgOp, batched, right_hand_side, square
+
+
+class Expm(LinalgOp):
+    name = "expm"
+
+    def out_avals(self, avals, guards):
+        square(self.name, avals[0], guards)
+        return (avals[0],)
+
+    def compute(self, a):
+        return scipy.linalg.expm(a)
+
+    def jvp(self, op, primals, outputs, tangents):
+        return [apply(ExpmFrechet(), [primals[0], tangents[0]])[0]]
+
+
+class ExpmFrechet(LinalgOp):
+    """L(A, E), the Fréchet derivative of expm at A in direction E; linear in E."""
+
+    name = "expm_frechet"
+    inputs = 2
+
+    def out_avals(self, avals, guards):
+        n = square(self.name, avals[0], guards)
+        right_hand_side(self.name, avals[0], avals[1], n)
+        square(self.name, avals[1], guards)
+        return (avals[1],)
+
+    def compute(self, a, e):
+        def frechet(x, y):
+            return scipy.linalg.expm_frechet(x, y, compute_expm=False, check_finite=False)
+
+        return batched(frechet, a, e)
+
+    def jvp(self, op, primals, outputs, tangents):
+        (a, e), (ta, te) = primals, tangents
+        if ta is None:
+            return [apply(self, [a, te])[0]]
+        n = a.shape[-1]
+        zero = materialize(None, a.aval)
+        x = blocks([[a, e], [zero, a]])
+        dx = blocks([[ta, materialize(te, a.aval)], [zero, ta]])
+        return [columns(rows(apply(self, [x, dx])[0], 0, n), n, 2 * n)]
+
+    def transpose(self, op, operands, linear, ct):
+        if linear[0]:
+            raise TypeError("expm_frechet is linear in its direction E only")
+        return [None, apply(self, [mT(operands[0]), ct])[0]]
+
+
+__all__ = ["Expm", "ExpmFrechet"]
