@@ -1,18 +1,42 @@
-"""tf8.fft: numpy.fft's one-axis transforms on traced values, differentiable; kernels scipy.fft.
+"""tf8.fft: numpy.fft's transforms on traced values, differentiable; kernels from scipy.fft.
 
-`n` pads or truncates the input along `axis` (irfft: the output length, default
-2·(m − 1)); `norm` is "backward" (default), "ortho" or "forward", as numpy. Real input to
-fft/ifft is computed as complex; ops live in `tf8.ops.extension.fft` (family "tf8.fft.v1").
+One-axis transforms (fft, ifft, rfft, irfft): `n` pads or truncates the input along `axis`
+(irfft: the output length, default 2·(m − 1)). n-D transforms (fft2, ifft2, fftn, ifftn,
+rfft2, irfft2, rfftn, irfftn) take numpy's `s` (lengths, -1 keeps an axis' size) and `axes`
+(default: the last len(s) axes, or all) and compose one-axis ops as numpy does: rfftn is an
+rfft of the last axis then ffts of the others; irfftn ifft's all but the last axis, then an
+irfft of it. `norm` is "backward" (default), "ortho" or "forward". Real input to the complex
+transforms is computed as complex; ops live in `tf8.ops.extension.fft` (family "tf8.fft.v1").
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from tf8.ad.lax import convert
+from tf8.errors import ParameterError
+from tf8.ops import dtypes as dt
 from tf8.ops.extension.fft import transform
 from tf8.traced import TracedTensor, tensor
 
-__all__ = ["fft", "ifft", "irfft", "rfft"]
+__all__ = [
+    "fft",
+    "fft2",
+    "fftn",
+    "ifft",
+    "ifft2",
+    "ifftn",
+    "irfft",
+    "irfft2",
+    "irfftn",
+    "rfft",
+    "rfft2",
+    "rfftn",
+]
+
+Lengths = Sequence[int] | None
+Axes = Sequence[int] | None
 
 
 def fft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> TracedTensor:
@@ -33,3 +57,97 @@ def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
 def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> TracedTensor:
     """Inverse of rfft: real output of length `n` (default 2·(m − 1))."""
     return transform("irfft", tensor(a), n, axis, norm)
+
+
+def fftn(a: Any, s: Lengths = None, axes: Axes = None, norm: str | None = None) -> TracedTensor:
+    """n-D discrete Fourier transform over `axes`."""
+    x = tensor(a)
+    lengths, axes = _lengths_and_axes("fftn", x, s, axes)
+    for n, axis in reversed(list(zip(lengths, axes))):
+        x = transform("fft", x, n, axis, norm)
+    return _complex(x)
+
+
+def ifftn(a: Any, s: Lengths = None, axes: Axes = None, norm: str | None = None) -> TracedTensor:
+    """n-D inverse discrete Fourier transform over `axes`."""
+    x = tensor(a)
+    lengths, axes = _lengths_and_axes("ifftn", x, s, axes)
+    for n, axis in reversed(list(zip(lengths, axes))):
+        x = transform("ifft", x, n, axis, norm)
+    return _complex(x)
+
+
+def rfftn(a: Any, s: Lengths = None, axes: Axes = None, norm: str | None = None) -> TracedTensor:
+    """n-D transform of real input: rfft over the last of `axes`, fft over the others."""
+    x = tensor(a)
+    lengths, axes = _lengths_and_axes("rfftn", x, s, axes)
+    if not axes:
+        raise ParameterError("rfftn: needs at least one axis")
+    x = transform("rfft", x, lengths[-1], axes[-1], norm)
+    for n, axis in reversed(list(zip(lengths[:-1], axes[:-1]))):
+        x = transform("fft", x, n, axis, norm)
+    return x
+
+
+def irfftn(a: Any, s: Lengths = None, axes: Axes = None, norm: str | None = None) -> TracedTensor:
+    """Inverse of rfftn: real output; the last axis gets length s[-1] (default 2·(m − 1))."""
+    x = tensor(a)
+    lengths, axes = _lengths_and_axes("irfftn", x, s, axes, inverse_real=True)
+    if not axes:
+        raise ParameterError("irfftn: needs at least one axis")
+    for n, axis in zip(lengths[:-1], axes[:-1]):
+        x = transform("ifft", x, n, axis, norm)
+    return transform("irfft", x, lengths[-1], axes[-1], norm)
+
+
+def fft2(a: Any, s: Lengths = None, axes: Axes = (-2, -1), norm: str | None = None) -> TracedTensor:
+    """2-D discrete Fourier transform (fftn over the last two axes by default)."""
+    return fftn(a, s, axes, norm)
+
+
+def ifft2(
+    a: Any, s: Lengths = None, axes: Axes = (-2, -1), norm: str | None = None
+) -> TracedTensor:
+    """2-D inverse discrete Fourier transform."""
+    return ifftn(a, s, axes, norm)
+
+
+def rfft2(
+    a: Any, s: Lengths = None, axes: Axes = (-2, -1), norm: str | None = None
+) -> TracedTensor:
+    """2-D transform of real input."""
+    return rfftn(a, s, axes, norm)
+
+
+def irfft2(
+    a: Any, s: Lengths = None, axes: Axes = (-2, -1), norm: str | None = None
+) -> TracedTensor:
+    """Inverse of rfft2."""
+    return irfftn(a, s, axes, norm)
+
+
+def _lengths_and_axes(
+    name: str, x: TracedTensor, s: Lengths, axes: Axes, inverse_real: bool = False
+) -> tuple[list[Any], list[int]]:
+    """numpy's `_cook_nd_args`: the transform length per axis, and the axes."""
+    if axes is None:
+        axes = list(range(x.ndim)) if s is None else list(range(-len(s), 0))
+    axes = [int(ax) for ax in axes]
+    for ax in axes:
+        if not -x.ndim <= ax < x.ndim:
+            raise ParameterError(f"{name}: axis {ax} out of range for {x.ndim} axes")
+    if s is None:
+        lengths: list[Any] = [x.shape[ax] for ax in axes]
+        if inverse_real and axes:
+            lengths[-1] = 2 * (lengths[-1] - 1)
+    else:
+        lengths = list(s)
+        if len(lengths) != len(axes):
+            raise ParameterError(f"{name}: s {tuple(s)} and axes {tuple(axes)} differ in length")
+        lengths = [x.shape[ax] if n == -1 else n for n, ax in zip(lengths, axes)]
+    return lengths, axes
+
+
+def _complex(x: TracedTensor) -> TracedTensor:
+    """No axes transformed: numpy still returns a complex array."""
+    return convert(x, dt.complex_dtype(dt.float_dtype(x.dtype)))
