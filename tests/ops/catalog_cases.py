@@ -12,7 +12,7 @@ specification rather than read back from `tf8.ops.infer`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -59,7 +59,6 @@ class Case:
     inputs: list[np.ndarray]
     params: dict[str, Any]
     reference: Callable[[], Any]  # lazy: a refused dtype may have no numpy answer
-    notes: dict[str, Any] = field(default_factory=dict)
 
     def expected(self) -> np.ndarray:
         return np.asarray(self.reference())
@@ -162,17 +161,6 @@ def binary(
         return Case([x, y], {}, lambda: reference(x, y))
 
     return gen
-
-
-def by_kind(**references: Callable[..., Any]) -> Callable[..., Any]:
-    """A reference that dispatches on the first operand's dtype kind ('b', 'i', 'f', 'c')."""
-
-    def reference(*xs: np.ndarray) -> Any:
-        kind = xs[0].dtype.kind
-        fn = references.get(kind) or references["default"]
-        return fn(*xs)
-
-    return reference
 
 
 # --- references numpy does not have ------------------------------------------------------
@@ -325,7 +313,7 @@ def gen_dot_general(d: Draw, dtype: np.dtype) -> Case:
         + "".join(letter for letter, _ in lhs_axes if letter in lf_l)
         + "".join(letter for letter, _ in rhs_axes if letter in rf_l)
     )
-    return Case([x, y], params, lambda: np.einsum(spec, x, y).astype(dtype), {"spec": spec})
+    return Case([x, y], params, lambda: np.einsum(spec, x, y).astype(dtype))
 
 
 def _reduction(fn: Callable, *, nonempty: bool, accumulate: bool) -> Generator:
