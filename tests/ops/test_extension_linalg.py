@@ -18,6 +18,8 @@ TALL = RNG.standard_normal((2, 4, 3))
 RHS = RNG.standard_normal((2, 3, 2))
 COMPLEX = RNG.standard_normal((3, 3)) + 1j * RNG.standard_normal((3, 3)) + 3 * np.eye(3)
 HERMITIAN = COMPLEX @ COMPLEX.conj().T + np.eye(3)
+COMPLEX_RHS = RNG.standard_normal((3, 2)) + 1j * RNG.standard_normal((3, 2))
+COMPLEX_TALL = TALL[0] + 1j * RNG.standard_normal((4, 3))
 
 # name, tf8 function, numpy reference, arguments, check_grads order
 CASES = [
@@ -47,12 +49,28 @@ CASES = [
     ),
     ("qr", linalg.qr, lambda a: tuple(np.linalg.qr(a)), [TALL], 1),
     ("qr_r", lambda a: linalg.qr(a, mode="r"), lambda a: np.linalg.qr(a, mode="r"), [TALL], 2),
-    ("complex_inv", linalg.inv, np.linalg.inv, [COMPLEX], 1),
-    ("complex_det", linalg.det, np.linalg.det, [COMPLEX], 1),
-    ("complex_slogdet", linalg.slogdet, np.linalg.slogdet, [COMPLEX], 1),
-    ("complex_cholesky", linalg.cholesky, np.linalg.cholesky, [HERMITIAN], 1),
-    ("complex_eigvalsh", linalg.eigvalsh, np.linalg.eigvalsh, [HERMITIAN], 1),
-    ("complex_svdvals", linalg.svdvals, lambda a: np.linalg.svd(a, compute_uv=False), [COMPLEX], 1),
+    # complex128 to second order (JAX's convention: ⟨t, vjp(ct)⟩ = Re Σ conj(t)·ct)
+    ("complex_inv", linalg.inv, np.linalg.inv, [COMPLEX], 2),
+    ("complex_solve", linalg.solve, np.linalg.solve, [COMPLEX, COMPLEX_RHS], 2),
+    ("complex_det", linalg.det, np.linalg.det, [COMPLEX], 2),
+    ("complex_slogdet", linalg.slogdet, np.linalg.slogdet, [COMPLEX], 2),
+    ("complex_cholesky", linalg.cholesky, np.linalg.cholesky, [HERMITIAN], 2),
+    ("complex_eigvalsh", linalg.eigvalsh, np.linalg.eigvalsh, [HERMITIAN], 2),
+    (
+        "complex_eigh_values",
+        lambda a: linalg.eigh(a)[0],
+        lambda a: np.linalg.eigh(a)[0],
+        [HERMITIAN],
+        2,
+    ),
+    ("complex_svdvals", linalg.svdvals, lambda a: np.linalg.svd(a, compute_uv=False), [COMPLEX], 2),
+    (
+        "complex_svd_values",
+        lambda a: linalg.svd(a, full_matrices=False)[1],
+        lambda a: np.linalg.svd(a, compute_uv=False),
+        [COMPLEX_TALL],
+        2,
+    ),
     ("complex_qr", linalg.qr, lambda a: tuple(np.linalg.qr(a)), [COMPLEX], 1),
 ]
 
