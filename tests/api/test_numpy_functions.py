@@ -382,7 +382,7 @@ PRODUCTS: dict[str, Case] = {
         xp.linalg.norm(a, keepdims=True),
     ),
     "norm matrices": lambda xp, a, b: tuple(
-        xp.linalg.norm(a, o) for o in (None, "fro", 1, -1, np.inf, -np.inf)
+        xp.linalg.norm(a, o) for o in (None, "fro", 1, -1, 2, -2, "nuc", np.inf, -np.inf)
     ),
     "norm complex": lambda xp, a, b: (
         xp.linalg.norm(a + 1j * b),

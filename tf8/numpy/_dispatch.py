@@ -51,7 +51,7 @@ def function_table() -> dict[Any, Callable[..., Any]]:
 
         tnp = _tnp()
         table: dict[Any, Callable[..., Any]] = {}
-        pairs = ((np, tnp), (np.linalg, tf8.linalg), (np.linalg, tnp.linalg), (np.fft, tf8.fft))
+        pairs = ((np, tnp), (np.linalg, tf8.linalg), (np.fft, tf8.fft))
         for namespace, ours in pairs:
             for name in ours.__all__:
                 theirs = getattr(namespace, name, None)
