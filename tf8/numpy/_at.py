@@ -23,8 +23,9 @@ from tf8.traced import TracedTensor, apply1
 
 from . import _ufuncs as u
 from ._core import asarray, astype, broadcast_to, constant, full_of
-from ._indexing import getitem
+from ._indexing import expand_ellipsis, getitem, is_int_index
 from ._shape import ravel, reshape
+from ._slicing import clamp_slice, index_slice
 
 Combine = Callable[[TracedTensor, TracedTensor], TracedTensor]
 
@@ -95,9 +96,45 @@ def _last_writes(pos: np.ndarray) -> np.ndarray:
     return np.sort(flat.size - 1 - first_from_end)
 
 
+def _window(x: TracedTensor, index: Any) -> tuple[list[int], list[int]] | None:
+    """Starts and sizes when `index` picks one contiguous block of a static array."""
+    items = list(index) if isinstance(index, tuple) else [index]
+    basic = all(i is Ellipsis or isinstance(i, slice) or is_int_index(i) for i in items)
+    if not basic or not all(isinstance(d, int) for d in x.shape):
+        return None
+    starts, sizes = [], []
+    for axis, item in enumerate(expand_ellipsis(items, x.ndim)):
+        if isinstance(item, slice):
+            s = clamp_slice(item, x.shape[axis])
+            if s.step != 1 or s.flip:
+                return None
+        else:
+            s = index_slice(int(item), x.shape[axis], axis)
+        starts.append(int(s.start))
+        sizes.append(int(s.limit) - int(s.start))
+    return starts, sizes
+
+
+def _update_window(
+    x: TracedTensor, index: Any, v: TracedTensor, combine: Combine | None, name: str
+) -> TracedTensor:
+    """A block update as one dynamic_update_slice (no scatter over the whole array)."""
+    starts, sizes = _window(x, index)  # type: ignore[misc]
+    block = reshape(broadcast_to(v, getitem(x, index).shape), tuple(sizes))
+    if name == "add":
+        block = u.add(getitem(x, index).reshape(tuple(sizes)), block)
+    elif combine is not None:
+        block = combine(getitem(x, index).reshape(tuple(sizes)), block)
+    offsets = [constant(np.int64(s)) for s in starts]
+    return apply1("dynamic_update_slice", [x, block, *offsets])
+
+
 def update(x: Any, index: Any, values: Any, combine: Combine | None, name: str) -> TracedTensor:
     """`x` with `x[index]` replaced by `values` (combine None) or by `combine(old, values)`."""
     x = asarray(x)
+    if _window(x, index) is not None:
+        v = astype(asarray(values), x.dtype)
+        return _update_window(x, index, v, combine, name)
     pos = _positions(x, index)
     v = astype(asarray(values), x.dtype)  # JAX casts the updates to the array's dtype
     try:

@@ -26,12 +26,12 @@ from ._shape import reshape
 from ._slicing import AxisSlice, apply_slices, clamp_slice, index_slice
 
 
-def _is_int(item: Any) -> bool:
+def is_int_index(item: Any) -> bool:
     return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
 
 
 def _is_basic(item: Any) -> bool:
-    return item is None or item is Ellipsis or isinstance(item, slice) or _is_int(item)
+    return item is None or item is Ellipsis or isinstance(item, slice) or is_int_index(item)
 
 
 def _items(index: Any) -> list[Any]:
@@ -67,7 +67,7 @@ def _items(index: Any) -> list[Any]:
     return expanded
 
 
-def _expand_ellipsis(items: list[Any], ndim: int) -> list[Any]:
+def expand_ellipsis(items: list[Any], ndim: int) -> list[Any]:
     if sum(1 for i in items if i is Ellipsis) > 1:
         raise IndexingError("an index can only have a single ellipsis ('...')")
     used = sum(1 for i in items if i is not None and i is not Ellipsis)
@@ -89,7 +89,7 @@ def getitem(x: Any, index: Any) -> TracedTensor:
     x = asarray(x)
     items = _items(index)
     if all(_is_basic(i) for i in items):
-        return _basic(x, _expand_ellipsis(items, x.ndim))
+        return _basic(x, expand_ellipsis(items, x.ndim))
     return _advanced(x, items)
 
 
@@ -113,7 +113,7 @@ def _basic(x: TracedTensor, items: list[Any]) -> TracedTensor:
 
 def basic_getitem(x: TracedTensor, index: Any) -> TracedTensor:
     """x[index] for ints, slices, None and Ellipsis (numpy's basic indexing)."""
-    return _basic(x, _expand_ellipsis(_items(index), x.ndim))
+    return _basic(x, expand_ellipsis(_items(index), x.ndim))
 
 
 def is_basic_index(index: Any) -> bool:
@@ -137,7 +137,7 @@ def _plan(x: TracedTensor, items: list[Any]) -> _Plan:
         k for k, i in enumerate(items) if not (i is None or i is Ellipsis or isinstance(i, slice))
     ]
     adjacent = positions == list(range(positions[0], positions[0] + len(positions)))
-    expanded = _expand_ellipsis(items, x.ndim)
+    expanded = expand_ellipsis(items, x.ndim)
     slices, advanced_axes, indices, layout = [], [], [], []
     for item in expanded:
         if item is None:
