@@ -58,6 +58,9 @@ class Conflict:
 Bindings = dict  # dict[ValueKey, np.ndarray | Conflict]
 _EMPTY: Bindings = {}
 
+# A concrete value this many ops from its nearest evaluated ancestor is evaluated (and cut).
+EAGER_DEPTH = 512
+
 Evaluator = Callable[[Sequence["TracedTensor"]], list[np.ndarray]]
 _evaluator: Evaluator | None = None
 _transform_depth = 0
@@ -160,9 +163,16 @@ def apply(op: Primitive, inputs: Sequence[TracedTensor]) -> list[TracedTensor]:
     op_key = OperationKey.get(op, keys, role)
     bindings = merge_bindings(inputs)
     unbound = any(t._unbound for t in inputs)
-    return [
-        TracedTensor(key, aval, bindings, unbound, lin) for key, aval in zip(op_key.outputs, avals)
+    depth = 1 + max((t._depth for t in inputs), default=0)
+    outputs = [
+        TracedTensor(key, aval, bindings, unbound, lin, depth)
+        for key, aval in zip(op_key.outputs, avals)
     ]
+    if depth >= EAGER_DEPTH and not unbound and not in_transform():
+        # Outside transforms tf8 feels eager: a concrete chain never grows without bound,
+        # so a loop that only ever reads a reduction of its state stays linear in time.
+        evaluate_all(outputs)
+    return outputs
 
 
 def apply1(name: str, inputs: Sequence[TracedTensor], **params: Any) -> TracedTensor:
@@ -173,7 +183,7 @@ def apply1(name: str, inputs: Sequence[TracedTensor], **params: Any) -> TracedTe
 class TracedTensor:
     """An immutable array recorded as a structural graph node (the user's array type)."""
 
-    __slots__ = ("key", "aval", "_bindings", "_unbound", "_lin", "_value", "__weakref__")
+    __slots__ = ("key", "aval", "_bindings", "_unbound", "_lin", "_depth", "_value", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(
@@ -183,12 +193,14 @@ class TracedTensor:
         bindings: Bindings = _EMPTY,
         unbound: bool = False,
         lin: bool = False,
+        depth: int = 0,
     ) -> None:
         self.key = key
         self.aval = aval
         self._bindings = bindings
         self._unbound = unbound
         self._lin = lin
+        self._depth = depth
         self._value: np.ndarray | None = None
 
     # --- metadata -------------------------------------------------------------------------
@@ -229,17 +241,21 @@ class TracedTensor:
             )
         if _evaluator is None:
             raise TracingError("no evaluator installed (import tf8 to install the default one)")
-        value = _evaluator([self])[0]
-        self._memoise(value)
-        return value
+        self._memoise(_evaluator([self])[0])
+        return self._value  # type: ignore[return-value]
 
     def _memoise(self, value: np.ndarray) -> None:
-        """Remember the value; outside transforms, later work reads it as a bound leaf."""
+        """Remember the value (read-only, as JAX arrays are); outside transforms, later work
+        reads it as a bound leaf."""
+        if value.flags.writeable:
+            value = value.view()
+            value.flags.writeable = False
         self._value = value
         if not in_transform() and not self.key.is_input:
             cut = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
             self.key = cut
             self._bindings = {cut: value}
+            self._depth = 0
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         value = self._concrete("Converting to a numpy array")
@@ -334,6 +350,10 @@ def tensor(array: Any, name: str | None = None) -> TracedTensor:
     if isinstance(array, TracedTensor):
         return array
     value = concrete_array(array)
+    if value is array and value.flags.writeable:
+        value = value.copy()  # JAX copies too: later writes to `array` must not leak in
+    if value.flags.writeable:
+        value.flags.writeable = False
     return _leaf(value, Aval(value.shape, value.dtype), name, "tensor")
 
 
