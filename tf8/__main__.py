@@ -1,7 +1,8 @@
 """`python -m tf8`: the pipeline on a small program; `python -m tf8 catalog`: the primitives.
 
 The demo traces f = sum(tanh(W @ x + b) ** 2) on `tf8.tensor` leaves, prints the compiled
-program, runs it through the runtime and compares with numpy. Each demo section is a function
+program, runs it through the runtime and compares with numpy; then prints the gradient
+program, the gradient, its closed form and a numerical check. Each demo section is a function
 returning its maximum absolute error against numpy; `DEMOS` lists them in order.
 """
 
@@ -38,8 +39,29 @@ def demo_forward() -> float:
     return error
 
 
-# The sections `python -m tf8` runs, in order (the autodiff demo, demo_gradient, goes here).
-DEMOS: list[Callable[[], float]] = [demo_forward]
+def demo_gradient() -> float:
+    """grad of the same f w.r.t. W: its program, its value vs the closed form, check_grads."""
+    rng = np.random.default_rng(0)
+    W_np, x_np, b_np = rng.normal(size=(4, 3)), rng.normal(size=3), rng.normal(size=4)
+
+    def f(W, x, b):
+        return tnp.sum(tnp.tanh(W @ x + b) ** 2)
+
+    grad_f = tf8.grad(f)
+    print("grad_W f: the gradient program (forward values it needs, then the backward pass)\n")
+    print(tf8.make_program(grad_f)(W_np, x_np, b_np).pretty())
+    g = grad_f(W_np, x_np, b_np)
+    h = np.tanh(W_np @ x_np + b_np)
+    closed_form = np.outer(2 * h * (1 - h**2), x_np)  # d/dW sum(tanh(Wx+b)^2)
+    error = float(np.max(np.abs(g - closed_form)))
+    print(f"\ngrad_W f =\n{g}\nmax abs error vs the closed form: {error:.3g}")
+    tf8.check_grads(f, (W_np, x_np, b_np), order=2)
+    print("check_grads (order 2, forward and reverse vs central differences): ok")
+    return error
+
+
+# The sections `python -m tf8` runs, in order.
+DEMOS: list[Callable[[], float]] = [demo_forward, demo_gradient]
 
 
 def print_catalog() -> None:
