@@ -36,12 +36,6 @@ def test_integer_or_bool_input_to_grad(value):
         tf8.grad(lambda x: tnp.sum(x * 1.5))(value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="transforms.value_and_grad checks the output before the inputs: an int input "
-    "whose output is int too is reported as 'grad requires a float output, got int64' "
-    "(reported)",
-)
 def test_integer_input_with_integer_output_names_the_input():
     with pytest.raises(DifferentiationError, match="input"):
         tf8.grad(lambda x: x * 2)(3)

@@ -85,11 +85,6 @@ def test_variance_over_a_size_one_axis_has_zero_gradient():
     np.testing.assert_array_equal(g, np.zeros((3, 1)))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tnp.std is sqrt(var): sqrt's derivative at var = 0 is inf, and inf * 0 = NaN "
-    "(tf8/numpy/_reductions.py; reported)",
-)
 def test_std_over_a_size_one_axis_has_zero_gradient():
     g = tf8.grad(lambda x: tnp.sum(tnp.std(x, axis=1)))(np.arange(3.0).reshape(3, 1))
     np.testing.assert_array_equal(g, np.zeros((3, 1)))
@@ -114,12 +109,6 @@ def test_hessian_of_tnp_hypot_away_from_the_tie():
     np.testing.assert_allclose(hessian, _hypot_hessian(3.0, 4.0), rtol=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tnp.hypot is max * sqrt(1 + (min/max)²): at |x| = |y| the tie splits max and min "
-    "evenly, so the Hessian's antisymmetric direction is lost and it comes out 0 "
-    "(tf8/numpy/_math.py; reported)",
-)
 @pytest.mark.parametrize("point", [(1.0, 1.0), (-2.0, 2.0)])
 def test_hessian_of_tnp_hypot_at_equal_magnitudes(point):
     hessian = tf8.hessian(lambda v: tnp.hypot(v[0], v[1]))(np.array(point))

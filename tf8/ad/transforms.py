@@ -84,8 +84,8 @@ def value_and_grad(
             out, aux = out
             aux_leaves, aux_def = _flat_outputs(aux)
         out = as_traced(out)
-        _check_scalar_output(out, "grad", holomorphic)
         check_differentiable(arguments.leaves, "grad", holomorphic)
+        _check_scalar_output(out, "grad", holomorphic)
         tangents = _tangent_leaves(arguments)
         (out_tangent,) = jvp_graph([out], arguments.leaves, tangents)
         seed = fresh_leaf(as_traced(np.ones((), dtype=out.dtype)), "seed", bind=True)

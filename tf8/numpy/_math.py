@@ -30,13 +30,16 @@ def _real_inexact(name: str, *values: ArrayLike) -> list[TracedTensor]:
 
 
 def hypot(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
-    """sqrt(x1² + x2²) without overflow: big * sqrt(1 + (small/big)²); inf wins over NaN."""
+    """sqrt(x1² + x2²) without overflow: s * sqrt((x1/s)² + (x2/s)²), s = max(|x1|, |x2|).
+
+    Both operands go through the same expression, so derivatives stay exact at the tie
+    |x1| == |x2| (the scale's split derivative cancels); inf wins over NaN, as in numpy.
+    """
     a, b = _real_inexact("hypot", x1, x2)
-    a, b = u.absolute(a), u.absolute(b)
-    big, small = u.maximum(a, b), u.minimum(a, b)
-    safe = u.where(u.equal(big, 0), 1, big)
-    ratio = u.divide(small, safe)
-    value = u.multiply(big, u.sqrt(u.add(1, u.multiply(ratio, ratio))))
+    scale = u.maximum(u.absolute(a), u.absolute(b))
+    safe = u.where(u.equal(scale, 0), 1, scale)
+    ra, rb = u.divide(a, safe), u.divide(b, safe)
+    value = u.multiply(scale, u.sqrt(u.add(u.multiply(ra, ra), u.multiply(rb, rb))))
     return u.where(u.logical_or(isinf(a), isinf(b)), math.inf, value)
 
 

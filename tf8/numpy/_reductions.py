@@ -132,9 +132,12 @@ def var(
 def std(
     a: ArrayLike, axis: Axis = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False
 ) -> TracedTensor:
-    from ._ufuncs import sqrt
+    from ._ufuncs import equal, sqrt, where
 
-    return sqrt(var(a, axis, dtype, ddof, keepdims))
+    variance = var(a, axis, dtype, ddof, keepdims)
+    # sqrt'(0) is infinite; at zero variance the gradient is 0 (not 0 * inf = NaN).
+    zero = equal(variance, 0)
+    return where(zero, 0, sqrt(where(zero, 1, variance)))
 
 
 def _arg(name: str, a: ArrayLike, axis: int | None, keepdims: bool) -> TracedTensor:
