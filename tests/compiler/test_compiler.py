@@ -238,3 +238,13 @@ def test_fingerprint_depends_on_structure_not_data(program, shape, seed):
     assert [op.key() for op in first.ops] == [op.key() for op in again.ops]
     wider = compile_(build_program(program, leaves(shape[:-1] + (shape[-1] + 1,))))
     assert wider.fingerprint != first.fingerprint
+
+
+def test_a_symbolic_size_no_input_defines_is_a_compile_error():
+    x = tf8.placeholder(("n",))
+    with pytest.raises(tf8.errors.CompileError, match=r"iota.*symbolic size n.*no input"):
+        tf8.GraphCompiler().compile(tnp.arange(x.shape[0]))
+    # With x among the inputs, n has a value at run time.
+    compiled = tf8.GraphCompiler().compile(tnp.sum(x) + tnp.arange(x.shape[0]))
+    (out,) = tf8.Runtime().prepare(compiled).run(np.ones(3))
+    np.testing.assert_allclose(out, [3.0, 4.0, 5.0])

@@ -15,7 +15,7 @@ from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, Unuse
 from tf8.graph import ValueKey, compile_program, materialize_merge
 from tf8.ops.infer import infer
 from tf8.ops.primitive import Aval
-from tf8.ops.shapes import ShapeGuard
+from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
 from tf8.traced import Conflict, LeafKey, TracedTensor
 
 from .program import SemanticFingerprint, SemanticInstruction, SemanticProgram, format_program
@@ -193,6 +193,28 @@ def _order_by_specs(
     return spec_keys + [k for k in input_keys if k not in listed]
 
 
+def _param_symbols(value: Any) -> frozenset[str]:
+    if isinstance(value, DimExpr):
+        return value.symbols
+    if isinstance(value, tuple):
+        return frozenset().union(*(_param_symbols(v) for v in value))
+    return frozenset()
+
+
+def _check_symbols_bound(input_avals: Sequence[Aval], instructions: Sequence[Any]) -> None:
+    """Every symbolic size an op's parameters use must come from some input's shape."""
+    known = frozenset().union(*(dim_symbols(a.shape) for a in input_avals))
+    for inst in instructions:
+        params = getattr(inst.op, "params", ())
+        free = _param_symbols(tuple(v for _, v in params)) - known
+        free = {name for name in free if not name.startswith("truncated_")}
+        if free:
+            raise CompileError(
+                f"{inst.op!r} uses symbolic size {', '.join(sorted(free))} that no input's "
+                "shape defines, so it has no value when the program runs"
+            )
+
+
 def _semantic_program(
     ssa: Any, input_keys: list[ValueKey], bound: Mapping[ValueKey, Any]
 ) -> SemanticProgram:
@@ -219,6 +241,7 @@ def _semantic_program(
             avals.append(aval)
             next_slot += 1
         instructions.append(SemanticInstruction(inst.op, ins, tuple(outs)))
+    _check_symbols_bound(avals[: len(input_keys)], instructions)
     unique_guards = tuple(dict.fromkeys(guards))
     return SemanticProgram(
         input_avals=tuple(avals[: len(input_keys)]),
