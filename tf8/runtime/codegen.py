@@ -1,8 +1,19 @@
-"""Turn a scheduled ExecProgram into one straight-line Python function (no interpreter loop).
+"""Turn an optimised ExecProgram into one straight-line Python function (no interpreter loop).
 
-The generated function reads its inputs, calls each kernel once, drops every intermediate
-right after its last use (so numpy can reuse the memory), and returns the outputs. numpy's
-floating-point warnings are silenced while it runs.
+What the generated `run(inputs, ops)` does, and why it is fast:
+- constants are globals of the function, never instructions;
+- elementwise ops are direct ufunc calls (`multiply(s1, s0)`), not kernel wrappers, and
+  write into a dead operand's buffer (`out=`) when that buffer is the program's own: made
+  by a ufunc in this run (never a user input, a binding, a constant, or a buffer some
+  kernel may have returned a view of), of the result's exact shape and dtype, read for the
+  last time here (program.last_use);
+- a scalar broadcast, or a uniform constant, feeding a ufunc is read as a 0-d value (numpy
+  broadcasts it) when another operand has the full shape;
+- folded metadata views are inline expressions (`s3.transpose((1, 0))`), reductions are
+  `ufunc.reduce` calls, 2-D matmuls are `matmul`;
+- intermediates are dropped right after their last use; numpy's floating-point warnings are
+  silenced (IEEE results are values, as in JAX) by one context-variable set and reset.
+Every other op calls its engine kernel.
 """
 
 from __future__ import annotations
@@ -12,51 +23,314 @@ from typing import Any
 
 import numpy as np
 
-from tf8.runtime.exec_program import ExecProgram
+from tf8.ops.primitive import Primitive
+from tf8.runtime.elementwise import Steps, reads_after_first_step, step_argument
+from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
+from tf8.runtime.passes import last_use
+from tf8.runtime.rewrite import uniform_scalar
+
+try:  # numpy >= 2 keeps the error state in a context variable: set it without errstate's cost
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+
+    _IGNORE = _make_extobj(all="ignore")
+
+    def _silence() -> Any:
+        return _extobj_contextvar.set(_IGNORE)
+
+    def _restore(token: Any) -> None:
+        _extobj_contextvar.reset(token)
+
+except ImportError:  # pragma: no cover - other numpy layouts: the public context manager
+
+    def _silence() -> Any:
+        state = np.errstate(all="ignore")
+        state.__enter__()
+        return state
+
+    def _restore(token: Any) -> None:
+        token.__exit__(None, None, None)
 
 
-def last_uses(program: ExecProgram) -> dict[int, list[int]]:
-    """Instruction index → slots whose last read is that instruction (outputs excluded)."""
-    last: dict[int, int] = {}
-    for index, inst in enumerate(program.instructions):
+def own_outputs(outputs: list[Any], inputs: Sequence[Any]) -> list[np.ndarray]:
+    """Each output its own writeable array: never an input, a read-only or borrowed view, or
+    the same array twice (`compile(y, y)`)."""
+    result: list[np.ndarray] = []
+    seen: set[int] = set()
+    for out in outputs:
+        array = np.asarray(out)
+        if (
+            not array.flags.writeable
+            or not array.flags.owndata
+            or id(array) in seen
+            or any(array is i for i in inputs)
+        ):
+            array = np.array(array)
+        seen.add(id(array))
+        result.append(array)
+    return result
+
+
+class CodeGen:
+    """Builds the source and namespace of one program's run function."""
+
+    def __init__(self, program: ExecProgram, engine: Any, use_regions: bool = True) -> None:
+        self.program = program
+        self.engine = engine
+        self.lines: list[str] = []
+        self.namespace: dict[str, Any] = {
+            "_silence": _silence,
+            "_restore": _restore,
+            "_own": own_outputs,
+            "empty": np.empty,
+            "matmul": np.matmul,
+        }
+        self._globals: dict[tuple[int, str], str] = {}
+        self._alive: list[Any] = []
+        self.owned: set[int] = set()  # slots whose buffer this run allocated and nobody views
+        self.constants: dict[int, str] = {}  # slot → global holding its constant value
+        self.scalars: dict[int, str] = {}  # slot → global holding its uniform 0-d value
+        self.last_use = program.last_use
+        if self.last_use is None:
+            self.last_use = last_use.analyse(program)
+        self.steps = [self._steps(inst) for inst in program.instructions]
+        self.use_regions = use_regions
+        self.regions: list[Any] = []
+        self.region_sources: list[str] = []
+
+    # --- names and operands ------------------------------------------------------------------
+    def global_(self, prefix: str, value: Any, readable: str | None = None) -> str:
+        """A global name holding `value` (one name per object; `readable` if it is free)."""
+        key = (id(value), prefix)
+        name = self._globals.get(key)
+        if name is None:
+            name = readable if readable and readable not in self.namespace else None
+            name = name or f"{prefix}{len(self.namespace)}"
+            self.namespace[name] = value
+            self._globals[key] = name
+            self._alive.append(value)  # ids stay unique while the generator runs
+        return name
+
+    def ufunc(self, ufunc: Any) -> str:
+        return self.global_("u", ufunc, getattr(ufunc, "__name__", None))
+
+    def dtype(self, dtype: np.dtype) -> str:
+        return self.global_("d", dtype, str(dtype))
+
+    def slot(self, s: int) -> str:
+        return self.constants.get(s, f"s{s}")
+
+    def view_expr(self, expr: str, view: Primitive) -> str:
+        if view.name == "transpose":
+            return f"{expr}.transpose({tuple(view['permutation'])!r})"
+        if view.name == "reshape":
+            return f"{expr}.reshape({tuple(view['shape'])!r})"
+        if view.name == "slice":
+            strides = view["strides"] or (1,) * len(view["start"])
+            index = tuple(slice(*bounds) for bounds in zip(view["start"], view["limit"], strides))
+            return f"{expr}[{self.global_('ix', index)}]"
+        # broadcast_in_dim: the kernel itself (it needs the operand's runtime shape)
+        kernel = self.global_("k", self.engine.kernel(view))
+        return f"{kernel}({self.global_('o', view)}, {expr})"
+
+    def operand(self, inst: ExecInstruction, position: int) -> str:
+        expr = self.slot(inst.inputs[position])
+        for view in inst.views_of(position):
+            expr = self.view_expr(expr, view)
+        return expr
+
+    def operand_ndim(self, inst: ExecInstruction, position: int) -> int:
+        """Rank of an operand as its reader sees it (after its views)."""
+        ndim = self.aval(inst.inputs[position]).ndim
+        for view in inst.views_of(position):
+            if view.name in ("reshape", "broadcast_in_dim"):
+                ndim = len(view["shape"])
+        return ndim
+
+    def scalar_operand(self, inst: ExecInstruction, position: int) -> str | None:
+        """A 0-d expression numpy broadcasts to the operand's value, if there is one."""
+        s, views = inst.inputs[position], inst.views_of(position)
+        if not views:
+            return self.scalars.get(s)
+        if len(views) == 1 and views[0].name == "broadcast_in_dim":
+            if not self.program.slot_avals[s].shape:
+                return self.scalars.get(s, self.slot(s))
+        return None
+
+    def ufunc_operands(self, index: int) -> list[str | None]:
+        """Per operand of ufunc instruction `index`: its 0-d expression, or None (full read).
+        At least one operand is read in full, so numpy's result has the full shape."""
+        inst = self.program.instructions[index]
+        scalars = [self.scalar_operand(inst, p) for p in range(len(inst.inputs))]
+        if all(s is not None for s in scalars):
+            scalars[0] = None
+        return scalars
+
+    # --- per-instruction information ---------------------------------------------------------
+    def _steps(self, inst: ExecInstruction) -> Steps | None:
+        if len(inst.outputs) != 1 or not isinstance(inst.op, Primitive):
+            return None
+        dtypes = [self.program.slot_avals[s].dtype for s in inst.inputs]
+        return self.engine.elementwise_steps(inst.op, dtypes)
+
+    def aval(self, s: int) -> Any:
+        return self.program.slot_avals[s]
+
+    def dies_at(self, index: int) -> tuple[int, ...]:
+        return self.last_use.get(index, ())  # type: ignore[union-attr]
+
+    def emit(self, line: str, indent: int = 2) -> None:
+        self.lines.append("    " * indent + line)
+
+    # --- emission ------------------------------------------------------------------------------
+    def generate(self) -> Callable[..., list]:
+        program = self.program
+        for inst in program.instructions:
+            if inst.name == "constant" and not inst.input_views:
+                self._constant(inst)
+        plan: list[Any] = []  # blocked elementwise regions: not yet
+        self.regions = plan
+        head = ["def run(inputs, ops):"]
+        if program.n_inputs:
+            head.append("    " + "".join(f"s{i}, " for i in range(program.n_inputs)) + "= inputs")
+        head += ["    _token = _silence()", "    try:"]
+        index = 0
+        while index < len(program.instructions):
+            kept = self._instruction(index)
+            self._free(self.dies_at(index), kept)
+            index += 1
+        self.emit(f"return {self._return()}")
+        self.lines += ["    finally:", "        _restore(_token)"]
+        source = "\n".join(head + self.lines)
+        exec(compile(source, "<tf8 generated run>", "exec"), self.namespace)
+        run = self.namespace["run"]
+        run.source = "\n\n".join([source, *self.region_sources])
+        run.regions = plan
+        return run
+
+    def _constant(self, inst: ExecInstruction) -> None:
+        s = inst.outputs[0]
+        value = inst.op["value"].array
+        self.constants[s] = self.global_("c", value)
+        scalar = uniform_scalar(value) if value.ndim else None
+        if scalar is not None:
+            self.scalars[s] = self.global_("c", scalar)
+
+    def _free(self, dead: Sequence[int], kept: set[int]) -> None:
+        names = [f"s{s}" for s in dead if s not in self.constants and s not in kept]
+        if names:
+            self.emit(f"del {', '.join(names)}")
+
+    def _return(self) -> str:
+        outputs = self.program.output_slots
+        names = ", ".join(self.slot(s) for s in outputs)
+        fresh = all(s in self.owned for s in outputs) and len(set(outputs)) == len(outputs)
+        return f"[{names}]" if fresh else f"_own([{names}], inputs)"
+
+    def _instruction(self, index: int) -> set[int]:
+        """Emit instruction `index`; the dead slots it kept alive under a new name."""
+        inst = self.program.instructions[index]
+        if inst.name == "constant" and inst.outputs[0] in self.constants:
+            return set()
+        steps = self.steps[index]
+        if steps is not None:
+            return self._ufunc(index, inst, steps)
+        target = ", ".join(f"s{s}" for s in inst.outputs) + ("," if len(inst.outputs) > 1 else "")
+        expr, fresh = self._call(index, inst)
+        self.emit(f"{target} = {expr}")
         for s in inst.inputs:
-            last[s] = index
-    keep = set(program.output_slots)
-    by_instruction: dict[int, list[int]] = {}
-    for slot, index in last.items():
-        if slot not in keep:
-            by_instruction.setdefault(index, []).append(slot)
-    return by_instruction
+            self.owned.discard(s)  # a kernel may have returned a view of it
+        if fresh and self.aval(inst.outputs[0]).ndim:
+            self.owned.add(inst.outputs[0])
+        return set()
+
+    def _call(self, index: int, inst: ExecInstruction) -> tuple[str, bool]:
+        """The expression computing a non-ufunc instruction, and whether its result is a
+        fresh array nothing else views."""
+        args = [self.operand(inst, p) for p in range(len(inst.inputs))]
+        op = inst.op
+        symbolic = isinstance(op, Primitive) and has_symbolic(op.params)
+        if not symbolic:
+            reduction = self.engine.reduction(op) if isinstance(op, Primitive) else None
+            if reduction is not None:
+                ufunc, with_dtype = reduction
+                call = self.global_("r", ufunc.reduce, f"{ufunc.__name__}_reduce")
+                dtype = f", {self.dtype(self.aval(inst.inputs[0]).dtype)}"
+                return (
+                    f"{call}({args[0]}, {tuple(op['axes'])!r}{dtype if with_dtype else ''})",
+                    True,
+                )
+            ndims = [self.operand_ndim(inst, p) for p in range(len(inst.inputs))]
+            matmul = _matmul_expr(op, ndims, args)
+            if matmul is not None:
+                return matmul, True
+            if inst.name in ("transpose", "reshape"):
+                return self.view_expr(args[0], op), False
+        kernel = self.global_("k", self.engine.kernel(op))
+        op_expr = f"ops[{index}]" if symbolic else self.global_("o", op)
+        return f"{kernel}({op_expr}{''.join(', ' + a for a in args)})", False
+
+    def _ufunc(self, index: int, inst: ExecInstruction, steps: Steps) -> set[int]:
+        out = inst.outputs[0]
+        aval = self.aval(out)
+        scalars = self.ufunc_operands(index)
+        args = [sc if sc is not None else self.operand(inst, p) for p, sc in enumerate(scalars)]
+        donor = self._donor(index, inst, steps, scalars) if aval.ndim else None
+        names = [self.ufunc(step.ufunc) for step in steps]
+        if not aval.ndim:  # 0-d: ufuncs return scalars, so nest the calls (no out=)
+            expr = ""
+            for name, step in zip(names, steps):
+                expr = f"{name}({', '.join(step_argument(a, args, expr) for a in step.args)})"
+            self.emit(f"s{out} = {expr}")
+            return set()
+        target = f"s{out}"
+        for i, (name, step) in enumerate(zip(names, steps)):
+            call_args = ", ".join(step_argument(a, args, target) for a in step.args)
+            if i == 0:
+                where = f", out=s{donor}" if donor is not None else ""
+            else:
+                where = f", out={target}"
+            self.emit(f"{target} = {name}({call_args}{where})")
+        self.owned.add(out)
+        if donor is None:
+            return set()
+        self.owned.discard(donor)
+        return {donor}
+
+    def _donor(
+        self, index: int, inst: ExecInstruction, steps: Steps, scalars: list[str | None]
+    ) -> int | None:
+        """An operand whose buffer may receive the result (see the module docstring)."""
+        aval = self.aval(inst.outputs[0])
+        later = reads_after_first_step(steps)
+        dying = self.dies_at(index)
+        for position, s in enumerate(inst.inputs):
+            if (
+                s in self.owned
+                and s in dying
+                and scalars[position] is None
+                and not inst.views_of(position)
+                and position not in later
+                and self.aval(s) == aval
+                and not any(q == s for p, q in enumerate(inst.inputs) if p in later)
+            ):
+                return s
+        return None
 
 
-def generate(program: ExecProgram, kernels: Sequence[Callable[..., Any]]) -> Callable[..., list]:
-    """`run(inputs, ops) -> list`: `inputs` in slot order, `ops[i]` the op of instruction i."""
-    lines = ["def run(inputs, ops):"]
-    if program.n_inputs:
-        names = ", ".join(f"s{i}" for i in range(program.n_inputs))
-        lines.append(f"    {names}, = inputs")
-    frees = last_uses(program)
-    namespace: dict[str, Any] = {}
-    for index, (inst, kernel) in enumerate(zip(program.instructions, kernels)):
-        namespace[f"k{index}"] = kernel
-        args = "".join(f", s{s}" for s in inst.inputs)
-        if len(inst.outputs) == 1:
-            target = f"s{inst.outputs[0]}"
-        else:
-            target = ", ".join(f"s{s}" for s in inst.outputs) + ","
-        lines.append(f"    {target} = k{index}(ops[{index}]{args})")
-        dead = [f"s{s}" for s in frees.get(index, []) if s not in inst.outputs]
-        if dead:
-            lines.append(f"    del {', '.join(dead)}")
-    lines.append("    return [" + ", ".join(f"s{s}" for s in program.output_slots) + "]")
-    source = "\n".join(lines)
-    exec(compile(source, "<tf8 generated run>", "exec"), namespace)
-    straight_line = namespace["run"]
+def _matmul_expr(op: Any, ndims: list[int], args: list[str]) -> str | None:
+    """dot_general of two matrices with one contracting axis each, no batch: a matmul of
+    (possibly transposed) views: the kernel's own computation, without its bookkeeping."""
+    if op.name != "dot_general" or ndims != [2, 2] or op["batch"] != ((), ()):
+        return None
+    (lc, rc) = op["contracting"]
+    if len(lc) != 1 or len(rc) != 1:
+        return None
+    lhs = args[0] if lc[0] % 2 == 1 else f"{args[0]}.T"
+    rhs = args[1] if rc[0] % 2 == 0 else f"{args[1]}.T"
+    return f"matmul({lhs}, {rhs})"
 
-    def run(inputs: Sequence[Any], ops: Sequence[Any]) -> list:
-        # IEEE results (inf, nan, wrapped integers) are values, not warnings, as in JAX.
-        with np.errstate(all="ignore"):
-            return straight_line(inputs, ops)
 
-    run.source = source  # type: ignore[attr-defined]
-    return run
+def generate(program: ExecProgram, engine: Any, use_regions: bool = True) -> Callable[..., list]:
+    """`run(inputs, ops) -> list`: `inputs` in slot order, `ops[i]` the op of instruction i
+    (read only for ops with symbolic parameters)."""
+    return CodeGen(program, engine, use_regions).generate()

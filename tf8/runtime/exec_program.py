@@ -1,17 +1,31 @@
 """ExecProgram: the runtime's mutable, engine-facing program, lowered from a SemanticProgram.
 
 Passes rewrite it in place; each instruction names its op (primitive or extension) and the
-engine that runs it. Slots 0..n_inputs-1 are the inputs.
+engine that runs it. Slots 0..n_inputs-1 are the inputs. An instruction may read an input
+through a chain of metadata views (`input_views`, set by view folding): the consumer reads
+`transpose(x)` as a numpy view instead of a separate instruction materialising it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from tf8.compiler.program import SemanticProgram
 from tf8.ops.primitive import Aval
-from tf8.ops.shapes import ShapeGuard
+from tf8.ops.shapes import DimExpr, ShapeGuard
+
+NO_VIEWS: tuple[tuple[Any, ...], ...] = ()
+
+
+def has_symbolic(value: Any) -> bool:
+    """Whether an op parameter (or a tuple of them) holds a symbolic dimension."""
+    if isinstance(value, DimExpr):
+        return True
+    if isinstance(value, tuple):
+        return any(has_symbolic(v) for v in value)
+    return False
 
 
 @dataclass(slots=True)
@@ -20,10 +34,22 @@ class ExecInstruction:
     inputs: tuple[int, ...]
     outputs: tuple[int, ...]
     engine: str = "numpy"
+    # Per input position, the view ops (innermost first) applied to the slot before reading;
+    # empty when the instruction reads its inputs as they are.
+    input_views: tuple[tuple[Any, ...], ...] = NO_VIEWS
 
     @property
     def name(self) -> str:
         return self.op.name
+
+    def views_of(self, position: int) -> tuple[Any, ...]:
+        return self.input_views[position] if self.input_views else ()
+
+    def argument_str(self, position: int) -> str:
+        text = f"%{self.inputs[position]}"
+        for view in self.views_of(position):
+            text = f"{view!r}({text})"
+        return text
 
 
 @dataclass(slots=True)
@@ -38,6 +64,10 @@ class ExecProgram:
     # Slots whose value is known when preparing (bound inputs are *not* known: bindings are
     # not part of the fingerprint, so folding them would poison the prepare cache).
     known: dict[int, Any] = field(default_factory=dict)
+    # Last-use analysis (passes/last_use.py): instruction index → slots read for the last
+    # time there. None until computed; run_passes clears it whenever a pass changes the
+    # program, so a stale analysis is never consumed.
+    last_use: dict[int, tuple[int, ...]] | None = None
 
     def new_slot(self, aval: Aval) -> int:
         self.slot_avals.append(aval)
@@ -50,11 +80,40 @@ class ExecProgram:
                 users.setdefault(s, []).append(inst)
         return users
 
+    def producers(self) -> dict[int, ExecInstruction]:
+        """Slot → the instruction writing it (inputs have none)."""
+        return {s: inst for inst in self.instructions for s in inst.outputs}
+
+    def use_counts(self) -> dict[int, int]:
+        """Slot → number of reads (instruction operands and program outputs)."""
+        counts: dict[int, int] = {}
+        for inst in self.instructions:
+            for s in inst.inputs:
+                counts[s] = counts.get(s, 0) + 1
+        for s in self.output_slots:
+            counts[s] = counts.get(s, 0) + 1
+        return counts
+
+    def substitute(self, alias: Mapping[int, int]) -> None:
+        """Read `alias[s]` wherever slot `s` was read (chains of aliases are followed)."""
+        if not alias:
+            return
+
+        def resolve(s: int) -> int:
+            while s in alias:
+                s = alias[s]
+            return s
+
+        for inst in self.instructions:
+            if any(s in alias for s in inst.inputs):
+                inst.inputs = tuple(resolve(s) for s in inst.inputs)
+        self.output_slots = [resolve(s) for s in self.output_slots]
+
     def pretty(self) -> str:
         lines = [f"  %{i}: {a}  # input" for i, a in enumerate(self.input_avals)]
         for inst in self.instructions:
             outs = ", ".join(f"%{s}" for s in inst.outputs)
-            ins = ", ".join(f"%{s}" for s in inst.inputs)
+            ins = ", ".join(inst.argument_str(p) for p in range(len(inst.inputs)))
             lines.append(f"  {outs} = {inst.op!r}({ins})  [{inst.engine}]")
         lines.append("  return " + ", ".join(f"%{s}" for s in self.output_slots))
         return "\n".join(lines)

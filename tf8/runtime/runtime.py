@@ -22,7 +22,7 @@ from tf8.ops.shapes import DimExpr, evaluate_dim, shape_str
 
 from .codegen import generate
 from .engine import Engine, NumpyEngine
-from .exec_program import ExecProgram, lower
+from .exec_program import ExecProgram, has_symbolic, lower
 from .passes import DEFAULT_PASSES, Pass, PassStats, run_passes, stats_table
 
 
@@ -30,14 +30,6 @@ from .passes import DEFAULT_PASSES, Pass, PassStats, run_passes, stats_table
 class CacheStats:
     hits: int = 0
     misses: int = 0
-
-
-def _has_symbolic(value: Any) -> bool:
-    if isinstance(value, DimExpr):
-        return True
-    if isinstance(value, tuple):
-        return any(_has_symbolic(v) for v in value)
-    return False
 
 
 def _evaluate_param(value: Any, env: Mapping[str, int]) -> Any:
@@ -50,7 +42,7 @@ def _evaluate_param(value: Any, env: Mapping[str, int]) -> Any:
 
 def specialize(op: Any, env: Mapping[str, int]) -> Any:
     """`op` with its symbolic parameters evaluated for the run's dimension sizes."""
-    if not isinstance(op, Primitive) or not _has_symbolic(op.params):
+    if not isinstance(op, Primitive) or not has_symbolic(op.params):
         return op
     params = {k: _evaluate_param(v, env) for k, v in op.params}
     return Primitive(op.name, op.input_count, **params)
@@ -60,19 +52,20 @@ class PreparedProgram:
     """What the prepare cache stores: the optimised program and its generated function."""
 
     def __init__(
-        self, program: ExecProgram, engines: Sequence[Engine], stats: list[PassStats]
+        self,
+        program: ExecProgram,
+        engine: Engine,
+        stats: list[PassStats],
+        regions: bool = True,
     ) -> None:
         self.program = program
         self.stats = stats
-        engine = engines[0]
         for inst in program.instructions:
             inst.engine = engine.name
-        kernels = [engine.kernel(inst.op) for inst in program.instructions]
-        self.run_fn = generate(program, kernels)
+        self.run_fn = generate(program, engine, regions)
+        self.regions = self.run_fn.regions  # type: ignore[attr-defined]
         self.ops = [inst.op for inst in program.instructions]
-        self.symbolic = any(
-            _has_symbolic(op.params) for op in self.ops if isinstance(op, Primitive)
-        )
+        self.symbolic = any(has_symbolic(op.params) for op in self.ops if isinstance(op, Primitive))
         self._specialized: dict[tuple, list[Any]] = {}
 
     def ops_for(self, env: Mapping[str, int]) -> list[Any]:
@@ -90,10 +83,14 @@ class Runtime:
     """Prepares compiled graphs for execution on its engines, with a fingerprint cache."""
 
     def __init__(
-        self, engines: Sequence[Engine] | None = None, passes: Sequence[Pass] | None = None
+        self,
+        engines: Sequence[Engine] | None = None,
+        passes: Sequence[Pass] | None = None,
+        regions: bool = True,
     ) -> None:
         self.engines = tuple(engines) if engines else (NumpyEngine(),)
         self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
+        self.regions = regions  # blocked elementwise regions (codegen) on or off
         self._cache: dict[Any, PreparedProgram] = {}
         self.cache_stats = CacheStats()
 
@@ -108,8 +105,9 @@ class Runtime:
         if prepared is None:
             self.cache_stats.misses += 1
             program = lower(compiled.program)
-            stats = run_passes(program, self.passes)
-            prepared = PreparedProgram(program, self.engines, stats)
+            engine = self.engines[0]
+            stats = run_passes(program, self.passes, {"engine": engine})
+            prepared = PreparedProgram(program, engine, stats, self.regions)
             self._cache[key] = prepared
         else:
             self.cache_stats.hits += 1
@@ -151,11 +149,17 @@ class Prepared:
         return self.prepared.stats
 
     def pretty(self) -> str:
+        regions = [
+            f"  instructions {r.start}..{r.stop - 1}: {r.ops} ops over {r.shape}"
+            + (", then a reduction" if r.reduction else "")
+            for r in self.prepared.regions
+        ]
         return (
             "Prepared program:\n"
             + self.program.pretty()
             + "\n\npasses:\n"
             + stats_table(self.prepared.stats)
+            + ("\n\nelementwise regions (blocked):\n" + "\n".join(regions) if regions else "")
         )
 
     def run(
@@ -174,8 +178,7 @@ class Prepared:
         if bindings:
             self._override(values, bindings)
         env = self._check_inputs(values)
-        outputs = self.prepared.run_fn(values, self.prepared.ops_for(env))
-        return _owned_outputs(outputs, values)
+        return self.prepared.run_fn(values, self.prepared.ops_for(env))
 
     def run_unchecked(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         """`run` without input checks, for callers that already guarantee every array's
@@ -183,9 +186,7 @@ class Prepared:
         tail = self._unchecked_tail
         if tail is None:
             return self.run(*arrays)
-        values = [*arrays, *tail]
-        outputs = self.prepared.run_fn(values, self.prepared.ops)
-        return _owned_outputs(outputs, values)
+        return self.prepared.run_fn([*arrays, *tail], self.prepared.ops)
 
     def _override(self, values: list[Any], bindings: Mapping[ValueKey | str, Any]) -> None:
         inputs = self.compiled.inputs
@@ -274,25 +275,4 @@ def _as_input_array(value: Any, aval: Aval, label: str) -> np.ndarray:
             return array.astype(aval.dtype)
         got = f"{array.dtype} ({value!r})" if array.ndim == 0 else str(array.dtype)
         raise RunDTypeError(f"input {label!r}: expected dtype {aval.dtype}, got {got}")
-    return array
-
-
-def _owned_outputs(outputs: Sequence[Any], inputs: list[Any]) -> list[np.ndarray]:
-    """Each output its own array: `compile(y, y)` must not hand back one array twice."""
-    result: list[np.ndarray] = []
-    seen: set[int] = set()
-    for out in outputs:
-        array = _owned(out, inputs)
-        if id(array) in seen:
-            array = array.copy()
-        seen.add(id(array))
-        result.append(array)
-    return result
-
-
-def _owned(out: Any, inputs: list[Any]) -> np.ndarray:
-    """Outputs never alias an input or a read-only broadcast view."""
-    array = np.asarray(out)
-    if not array.flags.writeable or not array.flags.owndata or any(array is i for i in inputs):
-        return np.array(array)
     return array

@@ -3,6 +3,11 @@
 A pass is a module (or object) with `NAME: str` and `run(program, ctx) -> int` returning the
 number of instructions it removed or rewrote; `run_passes` times them and collects PassStats.
 The pass list and order are configuration (`DEFAULT_PASSES`, `Runtime(passes=...)`).
+
+`ctx` is a dict shared by the passes of one prepare: `ctx["engine"]` is the engine the
+program will run on (view folding asks it whether it reads views). A pass that marks itself
+`ANALYSIS = True` only annotates the program; any other pass that changes something
+invalidates the analyses (`program.last_use`), so codegen never consumes a stale one.
 """
 
 from __future__ import annotations
@@ -13,7 +18,14 @@ from typing import Any, Protocol
 
 from tf8.runtime.exec_program import ExecProgram
 
-from . import dce
+from . import (
+    algebraic_simplification,
+    constant_folding,
+    cse,
+    dce,
+    last_use,
+    transpose_folding,
+)
 
 
 class Pass(Protocol):
@@ -31,7 +43,17 @@ class PassStats:
     seconds: float
 
 
-DEFAULT_PASSES: tuple[Pass, ...] = (dce,)
+# CF first (it exposes constants to the rules), then the rules, then CSE over the simplified
+# program (CF → DCE → CSE in the 004 article's terms, with simplification in between);
+# DCE sweeps what they left dead, last use last.
+DEFAULT_PASSES: tuple[Pass, ...] = (
+    constant_folding,
+    algebraic_simplification,
+    cse,
+    transpose_folding,
+    dce,
+    last_use,
+)
 
 
 def run_passes(
@@ -43,6 +65,8 @@ def run_passes(
         before = len(program.instructions)
         start = time.perf_counter()
         changed = p.run(program, ctx)
+        if changed and not getattr(p, "ANALYSIS", False):
+            program.last_use = None
         stats.append(
             PassStats(
                 p.NAME, changed, before, len(program.instructions), time.perf_counter() - start

@@ -1,0 +1,155 @@
+"""Elementwise ops as numpy ufunc calls: what generated code calls instead of the kernels.
+
+`ufunc_steps(op, dtypes)` gives the ufunc calls that compute `op` on operands of those dtypes
+exactly as `tf8.ops.kernels` does (same ufuncs, same order, same dtypes), or None when the
+kernel does something a ufunc cannot (integer division, negative integer powers, complex
+sign...). Because every step is a ufunc, generated code may pass `out=`: write into a dead
+operand's buffer, or into a cache-sized block of an elementwise region.
+
+`reduction(op)` is the same for reductions: `(ufunc, pass_dtype)` for `ufunc.reduce`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.special
+
+PREVIOUS = -1  # a step argument: the result of the previous step
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A Python scalar step argument (weak under NEP 50, as in the kernel's `1 / sqrt(x)`)."""
+
+    value: int | float
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One ufunc call; `args` are operand positions, PREVIOUS or Literals."""
+
+    ufunc: np.ufunc
+    args: tuple[int | Literal, ...]
+
+
+Steps = tuple[Step, ...]
+StepRule = Callable[[Any, Sequence[np.dtype]], Steps | None]
+
+
+def _direct(ufunc: np.ufunc, kinds: str = "biufc") -> StepRule:
+    """The op is `ufunc` applied to its operands in order, for operand dtype kinds `kinds`."""
+
+    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+        if all(d.kind in kinds for d in dtypes):
+            return (Step(ufunc, tuple(range(len(dtypes)))),)
+        return None
+
+    return rule
+
+
+def _logical(for_bool: np.ufunc, for_int: np.ufunc) -> StepRule:
+    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+        ufunc = for_bool if dtypes[0] == np.bool_ else for_int
+        return (Step(ufunc, tuple(range(len(dtypes)))),)
+
+    return rule
+
+
+_COMPARE = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+}
+
+
+def _compare(op: Any, dtypes: Sequence[np.dtype]) -> Steps:
+    return (Step(_COMPARE[op["direction"]], (0, 1)),)
+
+
+def _rsqrt(op: Any, dtypes: Sequence[np.dtype]) -> Steps:
+    return (Step(np.sqrt, (0,)), Step(np.true_divide, (Literal(1), PREVIOUS)))
+
+
+def _clamp(op: Any, dtypes: Sequence[np.dtype]) -> Steps:  # min(max(x, lo), hi)
+    return (Step(np.maximum, (1, 0)), Step(np.minimum, (PREVIOUS, 2)))
+
+
+# Keyed by catalog name; each entry mirrors the kernel of the same name in tf8/ops/kernels.py.
+UFUNC_RULES: dict[str, StepRule] = {
+    "add": _direct(np.add),
+    "sub": _direct(np.subtract),
+    "mul": _direct(np.multiply),
+    "div": _direct(np.true_divide, "fc"),
+    "rem": _direct(np.remainder, "iuf"),
+    "pow": _direct(np.power, "fc"),
+    "neg": _direct(np.negative),
+    "conj": _direct(np.conjugate),
+    "abs": _direct(np.absolute),
+    "sign": _direct(np.sign, "iuf"),
+    "maximum": _direct(np.maximum),
+    "minimum": _direct(np.minimum),
+    "clamp": _clamp,
+    "compare": _compare,
+    "and": _logical(np.logical_and, np.bitwise_and),
+    "or": _logical(np.logical_or, np.bitwise_or),
+    "not": _logical(np.logical_not, np.invert),
+    "exp": _direct(np.exp),
+    "expm1": _direct(np.expm1),
+    "log": _direct(np.log),
+    "log1p": _direct(np.log1p),
+    "sin": _direct(np.sin),
+    "cos": _direct(np.cos),
+    "tan": _direct(np.tan),
+    "sinh": _direct(np.sinh),
+    "cosh": _direct(np.cosh),
+    "tanh": _direct(np.tanh),
+    "asin": _direct(np.arcsin),
+    "acos": _direct(np.arccos),
+    "atan": _direct(np.arctan),
+    "atan2": _direct(np.arctan2),
+    "sqrt": _direct(np.sqrt),
+    "rsqrt": _rsqrt,
+    "erf": _direct(scipy.special.erf, "f"),
+    "logistic": _direct(scipy.special.expit, "f"),
+    "floor": _direct(np.floor),
+    "ceil": _direct(np.ceil),
+    "round": _direct(np.rint, "f"),  # np.round with decimals=0 is rint (half to even)
+}
+
+
+def ufunc_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+    """The ufunc calls computing primitive `op` on operands of `dtypes`, or None."""
+    if getattr(op, "is_extension", False):
+        return None
+    rule = UFUNC_RULES.get(op.name)
+    return None if rule is None else rule(op, dtypes)
+
+
+def step_argument(arg: int | Literal, operands: Sequence[str], previous: str) -> str:
+    """Source text of one step argument: an operand's expression, `previous`, or a literal."""
+    if isinstance(arg, Literal):
+        return repr(arg.value)
+    return previous if arg == PREVIOUS else operands[arg]
+
+
+def reads_after_first_step(steps: Steps) -> set[int]:
+    """Operand positions read by steps after the first: a buffer holding one of them must not
+    receive the first step's result (the later step would read clobbered data)."""
+    return {a for step in steps[1:] for a in step.args if isinstance(a, int) and a >= 0}
+
+
+# reduce_* kernels: np.sum/np.prod(x, axis, dtype=x.dtype) and np.max/np.min(x, axis) are
+# exactly these ufuncs' reduce methods (numpy's own implementation calls them).
+REDUCTIONS: dict[str, tuple[np.ufunc, bool]] = {
+    "reduce_sum": (np.add, True),
+    "reduce_prod": (np.multiply, True),
+    "reduce_max": (np.maximum, False),
+    "reduce_min": (np.minimum, False),
+}

@@ -1,0 +1,81 @@
+"""Constant folding: evaluate at prepare time what depends only on constants, to a fixpoint.
+
+Known values start from the program's own literals (`constant`, `iota`); an instruction whose
+inputs are all known is evaluated with its numpy kernel and replaced by a `constant`. What is
+never folded, and why:
+- bound inputs: bindings are not part of the fingerprint, so a program folded over one
+  binding would be served from the prepare cache to a graph bound to other data;
+- `shape_of` of a symbolic dimension (its value is only known at run time; on a concrete
+  dimension it folds, even when the array itself is not known);
+- ops with symbolic parameters, extension ops, and results above MAX_FOLDED_ELEMENTS
+  (a folded constant lives in the prepared program);
+- instructions whose kernel raises: the error belongs to run time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tf8.ops.kernels import KERNELS
+from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.shapes import is_symbolic
+from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
+
+NAME = "constant_folding"
+MAX_FOLDED_ELEMENTS = 100_000
+
+
+def _foldable_size(aval: Aval) -> bool:
+    return not is_symbolic(aval.shape) and int(np.prod(aval.shape)) <= MAX_FOLDED_ELEMENTS
+
+
+def _static_shape_of(program: ExecProgram, inst: ExecInstruction) -> np.ndarray | None:
+    """shape_of on a concrete dimension is known without its operand's data."""
+    shape = program.slot_avals[inst.inputs[0]].shape
+    dim = shape[inst.op["axis"]] if shape else 1
+    return np.asarray(dim, dtype=np.int64) if type(dim) is int else None
+
+
+def evaluate(program: ExecProgram, inst: ExecInstruction) -> np.ndarray | None:
+    """The value of `inst` if it can be computed now, else None."""
+    op = inst.op
+    if not isinstance(op, Primitive) or len(inst.outputs) != 1 or inst.input_views:
+        return None
+    aval = program.slot_avals[inst.outputs[0]]
+    if not _foldable_size(aval) or has_symbolic(op.params):
+        return None
+    if op.name == "shape_of":
+        return _static_shape_of(program, inst)
+    known = program.known
+    if not all(s in known for s in inst.inputs):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            value = np.asarray(KERNELS[op.name](op, *(known[s] for s in inst.inputs)))
+    except Exception:  # the kernel's error is the program's run-time behaviour: keep it there
+        return None
+    if value.shape != aval.shape or value.dtype != aval.dtype:
+        return None
+    return value
+
+
+def run(program: ExecProgram, ctx: dict[str, Any]) -> int:
+    folded = 0
+    changed = True
+    while changed:  # one sweep in program (topological) order already reaches the fixpoint
+        changed = False
+        for index, inst in enumerate(program.instructions):
+            if inst.outputs[0] in program.known:
+                continue
+            value = evaluate(program, inst)
+            if value is None:
+                continue
+            program.known[inst.outputs[0]] = value
+            if inst.name != "constant":
+                constant = Primitive("constant", 0, value=value)
+                program.instructions[index] = ExecInstruction(constant, (), inst.outputs)
+                folded += 1
+                changed = True
+    return folded
