@@ -11,6 +11,7 @@ What the generated `run(inputs, ops)` does, and why it is fast:
   broadcasts it) when another operand has the full shape;
 - folded metadata views are inline expressions (`s3.transpose((1, 0))`), reductions are
   `ufunc.reduce` calls, 2-D matmuls are `matmul`;
+- runs of large same-shape elementwise ops execute as blocked regions (regions.py);
 - intermediates are dropped right after their last use; numpy's floating-point warnings are
   silenced (IEEE results are values, as in JAX) by one context-variable set and reset.
 Every other op calls its engine kernel.
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tf8.ops.primitive import Primitive
+from tf8.runtime import regions
 from tf8.runtime.elementwise import Steps, reads_after_first_step, step_argument
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
 from tf8.runtime.passes import last_use
@@ -187,14 +189,23 @@ class CodeGen:
         for inst in program.instructions:
             if inst.name == "constant" and not inst.input_views:
                 self._constant(inst)
-        plan: list[Any] = []  # blocked elementwise regions: not yet
+        plan = regions.plan(self) if self.use_regions else []
         self.regions = plan
         head = ["def run(inputs, ops):"]
         if program.n_inputs:
             head.append("    " + "".join(f"s{i}, " for i in range(program.n_inputs)) + "= inputs")
         head += ["    _token = _silence()", "    try:"]
+        starts = {r.start: r for r in plan}
         index = 0
         while index < len(program.instructions):
+            region = starts.get(index)
+            if region is not None:
+                internal = regions.emit(self, region)
+                spans = range(region.start, region.stop)
+                dead = [s for i in spans for s in self.dies_at(i) if s not in internal]
+                self._free(dead, set())
+                index = region.stop
+                continue
             kept = self._instruction(index)
             self._free(self.dies_at(index), kept)
             index += 1

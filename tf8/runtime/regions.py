@@ -1,0 +1,237 @@
+"""Elementwise regions: runs of large same-shape ufunc ops executed in cache-sized blocks.
+
+numpy evaluates `acc * x + x` over 10^6 elements as whole-array passes through memory, one per
+op. A region instead walks the arrays in blocks of BLOCK elements and runs every op of the
+run on one block before moving on, writing into a few block-sized temporaries, so
+intermediates stay in cache; only values read after the region (or returned) are written
+to full-size arrays. DESIGN §6 measured on a 41-op chain over 10^6 float64: naive numpy
+1.00, in-place 0.66-0.70, blocked 0.40-0.46.
+
+Exactness: each element goes through the same ufuncs, on the same dtypes, in the same order
+as op by op, and BLOCK is a multiple of 64 elements so SIMD loops split every array at the
+same places; a region is bit-for-bit equal to op-by-op execution. For the same reason a
+reduction consuming the region's last value runs after the blocked loop, on the full array
+(blocked partial sums would change numpy's pairwise summation order): it ends the region
+(counted with it in the statistics) instead of breaking it.
+
+Regions need concrete shapes of at least MIN_ELEMENTS elements (below that, per-call
+overhead dominates and op-by-op with buffer reuse is faster) and at least two ops; any number
+of operands, full-size or 0-d (scalar broadcasts and uniform constants).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from tf8.ops.shapes import is_symbolic
+from tf8.runtime.elementwise import REDUCTIONS, reads_after_first_step, step_argument
+
+if TYPE_CHECKING:
+    from tf8.runtime.codegen import CodeGen
+
+BLOCK = 16 * 1024
+MIN_ELEMENTS = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    start: int  # instruction indices [start, stop)
+    stop: int
+    shape: tuple[int, ...]
+    ops: int  # ufunc instructions inside (constants in between are globals, not ops)
+    reduction: bool  # a reduction of the region's result follows it
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+def _shape(gen: CodeGen, index: int) -> tuple[int, ...] | None:
+    """The region shape instruction `index` can join, or None."""
+    if gen.steps[index] is None:
+        return None
+    shape = gen.aval(gen.program.instructions[index].outputs[0]).shape
+    if is_symbolic(shape) or math.prod(shape) < MIN_ELEMENTS:
+        return None
+    return shape
+
+
+def _views_of_run(inst, produced: set[int]) -> bool:
+    """Whether `inst` reads a value of the run through a view (a transposed block is not
+    the block of the transpose: such a read needs the whole array, so it ends the run)."""
+    return any(s in produced and inst.views_of(p) for p, s in enumerate(inst.inputs))
+
+
+def plan(gen: CodeGen) -> list[Region]:
+    """Maximal runs of consecutive region-capable instructions with one shape."""
+    instructions = gen.program.instructions
+    regions: list[Region] = []
+    index = 0
+    while index < len(instructions):
+        shape = _shape(gen, index)
+        if shape is None:
+            index += 1
+            continue
+        stop, ops = index + 1, 1
+        produced = {instructions[index].outputs[0]}
+        while stop < len(instructions):
+            inst = instructions[stop]
+            if inst.outputs[0] in gen.constants:
+                stop += 1
+            elif _shape(gen, stop) == shape and not _views_of_run(inst, produced):
+                produced.add(inst.outputs[0])
+                stop, ops = stop + 1, ops + 1
+            else:
+                break
+        while instructions[stop - 1].outputs[0] in gen.constants:
+            stop -= 1
+        if ops >= 2:
+            after = instructions[stop] if stop < len(instructions) else None
+            reduction = after is not None and after.name in REDUCTIONS
+            regions.append(Region(index, stop, shape, ops, reduction))
+        index = stop
+    return regions
+
+
+class _Block:
+    """The generated block function of one region: its parameters and body."""
+
+    def __init__(self, gen: CodeGen, name: str) -> None:
+        self.gen = gen
+        self.name = name
+        self.flat: dict[str, str] = {}  # expression in run → flat parameter name
+        self.scalars: dict[str, str] = {}  # 0-d expression in run → parameter name
+        self.escapes: dict[int, str] = {}  # escaping slot → its flat parameter
+        self.temps: list[tuple[str, object]] = []  # (parameter, dtype)
+        self.free: dict[object, list[str]] = {}
+        self.body: list[str] = []
+
+    def full(self, expr: str) -> str:
+        name = self.flat.get(expr)
+        if name is None:
+            name = self.flat[expr] = f"x{len(self.flat)}"
+            self.body.append(f"    a{name} = {name}[lo:hi]")
+        return f"a{name}"
+
+    def scalar(self, expr: str) -> str:
+        return self.scalars.setdefault(expr, f"z{len(self.scalars)}")
+
+    def temp(self, dtype: object) -> str:
+        pool = self.free.setdefault(dtype, [])
+        if pool:
+            return pool.pop()
+        name = f"t{len(self.temps)}"
+        self.temps.append((name, dtype))
+        return name
+
+    def release(self, name: str, dtype: object) -> None:
+        self.free.setdefault(dtype, []).append(name)
+
+
+def emit(gen: CodeGen, region: Region) -> set[int]:
+    """Emit the region into `gen`: a block function in the namespace, its loop in run.
+    Returns the slots that exist only inside the blocks (never variables of run)."""
+    program = gen.program
+    indices = [i for i in range(region.start, region.stop) if gen.steps[i] is not None]
+    produced = {program.instructions[i].outputs[0] for i in indices}
+    read_later = set(program.output_slots)
+    for inst in program.instructions[region.stop :]:
+        read_later.update(inst.inputs)
+    last_read: dict[int, int] = {}
+    for i in indices:
+        for s in program.instructions[i].inputs:
+            if s in produced:
+                last_read[s] = i
+    block = _Block(gen, f"_region{len(gen.namespace)}")
+    location: dict[int, str] = {}  # internal slot → its block-sized array in the body
+    for i in indices:
+        inst = program.instructions[i]
+        out, steps = inst.outputs[0], gen.steps[i]
+        scalars = gen.ufunc_operands(i)
+        args = []
+        for p, s in enumerate(inst.inputs):
+            if s in produced and not inst.views_of(p):
+                args.append(location[s])
+            elif scalars[p] is not None:
+                args.append(block.scalar(scalars[p]))
+            else:
+                args.append(block.full(gen.operand(inst, p)))
+        dtype = gen.aval(out).dtype
+        dying = [s for s in set(inst.inputs) if last_read.get(s) == i and s not in read_later]
+        if out in read_later:
+            dest = block.escapes[out] = f"e{len(block.escapes)}"
+            block.body.append(f"    a{dest} = {dest}[lo:hi]")
+            dest = f"a{dest}"
+        else:
+            dest = _reusable(gen, inst, steps, dying, location, dtype) or block.temp(dtype)
+        for step in steps:
+            ufunc = gen.ufunc(step.ufunc)
+            call_args = [step_argument(a, args, dest) for a in step.args]
+            block.body.append(f"    {ufunc}({', '.join(call_args)}, out={dest})")
+        for s in dying:
+            if location[s] != dest and location[s].startswith("t"):
+                block.release(location[s], gen.aval(s).dtype)
+        location[out] = dest
+        if out not in read_later and out not in last_read:
+            block.release(dest, dtype)  # never read: its temporary is free at once
+    _emit_loop(gen, region, block)
+    return produced - set(block.escapes)
+
+
+def _reusable(gen, inst, steps, dying, location, dtype) -> str | None:
+    """A dying operand's temporary the result may overwrite in place (exact overlap)."""
+    later = reads_after_first_step(steps)
+    for p, s in enumerate(inst.inputs):
+        name = location.get(s)
+        if (
+            s in dying
+            and name is not None
+            and name.startswith("t")
+            and gen.aval(s).dtype == dtype
+            and not any(q == s and k in later for k, q in enumerate(inst.inputs))
+            and not inst.views_of(p)
+        ):
+            return name
+    return None
+
+
+def _emit_loop(gen: CodeGen, region: Region, block: _Block) -> None:
+    """Define the block function; in run, flatten the operands, allocate, loop, tail."""
+    tag = block.name
+    size = region.size
+    width = min(BLOCK, size)
+    params = ["lo", "hi", *block.flat.values(), *block.scalars.values()]
+    params += [*block.escapes.values(), *(name for name, _ in block.temps)]
+    source = f"def {tag}({', '.join(params)}):\n" + "\n".join(block.body)
+    exec(compile(source, f"<tf8 region {tag}>", "exec"), gen.namespace)
+    gen.region_sources.append(source)
+    local = {}
+    for expr, name in block.flat.items():
+        local[name] = f"{tag}_{name}"
+        gen.emit(f"{local[name]} = {expr}.reshape(-1)")
+    for expr, name in block.scalars.items():
+        local[name] = expr
+    shape = gen.global_("sh", region.shape)
+    for slot, name in block.escapes.items():
+        dtype = gen.dtype(gen.aval(slot).dtype)
+        gen.emit(f"s{slot} = empty({shape}, {dtype})")
+        local[name] = f"{tag}_{name}"
+        gen.emit(f"{local[name]} = s{slot}.reshape(-1)")
+        gen.owned.add(slot)
+    for name, dtype in block.temps:
+        local[name] = f"{tag}_{name}"
+        gen.emit(f"{local[name]} = empty({width}, {gen.dtype(dtype)})")
+    fixed = [local[p] for p in params[2:]]
+    full = size - size % width
+    gen.emit(f"for _lo in range(0, {full}, {width}):")
+    gen.emit(f"{tag}(_lo, _lo + {width}{''.join(', ' + a for a in fixed)})", indent=3)
+    if size % width:
+        tail = [
+            f"{a}[:{size % width}]" if p.startswith("t") else a for p, a in zip(params[2:], fixed)
+        ]
+        gen.emit(f"{tag}({full}, {size}{''.join(', ' + a for a in tail)})")
+    temporaries = [local[p] for p in params[2:] if p.startswith(("x", "e", "t"))]
+    if temporaries:
+        gen.emit(f"del {', '.join(temporaries)}")
