@@ -22,7 +22,7 @@ from ..matrix import (
     along_rows,
     columns,
     diag_embed,
-    diagonal,
+    diagonal_of_product,
     eye,
     join,
     lower_symmetric,
@@ -60,9 +60,10 @@ class Eigh(LinalgOp):
 
     def jvp(self, op, primals, outputs, tangents):
         w, v = outputs
-        rotated = mm(mH(v), mm(lower_symmetric(tangents[0]), v))  # M = Vᴴ dA V
+        da_v = mm(lower_symmetric(tangents[0]), v)
+        rotated = mm(mH(v), da_v)  # M = Vᴴ dA V; dw = diag(M), computed apart (cheaper alone)
         gaps = convert(reciprocal_gaps(w), v.dtype)
-        return [real(diagonal(rotated)), mm(v, mul(rotated, gaps))]  # dw, dV = V (F ∘ M)
+        return [real(diagonal_of_product(mH(v), da_v)), mm(v, mul(rotated, gaps))]  # dV = V (F ∘ M)
 
     def prune_outputs(self, live):
         return Eigvalsh() if live == (True, False) else None
@@ -80,8 +81,9 @@ def svd_jvp(a, u, s, vh, ta) -> list[TracedTensor]:
     v = mH(vh)
     *_, m, n = a.shape
     k = s.shape[-1]
-    d_s = mm(mH(u), mm(ta, v))  # dS = Uᴴ dA V
-    ds = real(diagonal(d_s))
+    da_v = mm(ta, v)
+    d_s = mm(mH(u), da_v)  # dS = Uᴴ dA V
+    ds = real(diagonal_of_product(mH(u), da_v))  # its diagonal, alone one matmul cheaper
     f = convert(reciprocal_gaps(s, squared=True), a.dtype)
     s_row = convert(along_rows(s, k), a.dtype)  # s_j
     s_col = convert(along_columns(s, k), a.dtype)  # s_i
