@@ -1,5 +1,5 @@
-"""Generated code: direct ufunc calls, `out=` into the program's own dead buffers only,
-scalar operands, owned outputs, quiet IEEE arithmetic."""
+"""Generated code: direct ufunc calls, `out=` into the program's own dead buffers only, view
+folding, scalar operands, owned outputs, quiet IEEE arithmetic."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from test_passes_programs import plain_runtime, run_all, steps
 import tf8
 import tf8.numpy as tnp
 from tf8 import GraphCompiler, Runtime
+from tf8.runtime.passes import view_folding
 
 
 def prepare(*outputs, **options):
@@ -83,6 +84,19 @@ def test_a_uniform_constant_or_scalar_broadcast_is_read_as_a_scalar():
     assert "broadcast" not in text
     (value,) = prepare(x * 2.0 + seed).run(np.arange(5.0))
     np.testing.assert_array_equal(value, np.arange(5.0) * 2.0 + 3.0)
+
+
+def test_single_consumer_views_are_folded_into_their_reader():
+    x = tf8.placeholder((2, 3), "float64")
+    out = tnp.exp(x.T.reshape(6)) + 1.0
+    prepared = prepare(out)
+    ops = [i.name for i in prepared.program.instructions if i.name != "constant"]
+    assert ops == ["exp", "add"]
+    assert "transpose" in prepared.program.pretty() and "reshape" in prepared.program.pretty()
+    a = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(prepared.run(a)[0], np.exp(a.T.reshape(6)) + 1.0)
+    unfolded = prepare(out, passes=tuple(p for p in Runtime().passes if p is not view_folding))
+    assert len(unfolded.program.instructions) == len(prepared.program.instructions) + 2
 
 
 def test_matmul_forms_of_dot_general():

@@ -25,6 +25,7 @@ from . import (
     dce,
     last_use,
     transpose_folding,
+    view_folding,
 )
 
 
@@ -45,13 +46,14 @@ class PassStats:
 
 # CF first (it exposes constants to the rules), then the rules, then CSE over the simplified
 # program (CF → DCE → CSE in the 004 article's terms, with simplification in between);
-# DCE sweeps what they left dead, last use last.
+# DCE sweeps what they left dead, view folding runs on the final op list, last use last.
 DEFAULT_PASSES: tuple[Pass, ...] = (
     constant_folding,
     algebraic_simplification,
     cse,
     transpose_folding,
     dce,
+    view_folding,
     last_use,
 )
 

@@ -1,0 +1,53 @@
+"""Metadata-view folding: a transpose/reshape/broadcast/slice read by a single consumer is
+no longer an instruction of its own; the consumer reads its operand through the view.
+
+On numpy these ops are views (or, for a reshape of a strided array, the same copy the kernel
+would make), so the consumer sees the same array; the program loses an instruction and the
+generated code a call. Chains fold into one chain. Only when the engine says it reads views
+(`ctx["engine"].folds_metadata_views`), and never for a program output or for symbolic
+parameters (the view's parameters are fixed in the generated code).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tf8.ops.primitive import Primitive
+from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
+
+NAME = "view_folding"
+VIEW_OPS = frozenset({"transpose", "reshape", "broadcast_in_dim", "slice"})
+
+
+def _is_view(inst: ExecInstruction) -> bool:
+    op = inst.op
+    return isinstance(op, Primitive) and op.name in VIEW_OPS and not has_symbolic(op.params)
+
+
+def run(program: ExecProgram, ctx: dict[str, Any]) -> int:
+    engine = ctx.get("engine")
+    if engine is not None and not getattr(engine, "folds_metadata_views", False):
+        return 0
+    uses = program.use_counts()
+    outputs = set(program.output_slots)
+    folded: dict[int, ExecInstruction] = {}  # slot of a folded view → its instruction
+    kept = []
+    for inst in program.instructions:
+        if folded.keys() & set(inst.inputs):
+            views = [inst.views_of(p) for p in range(len(inst.inputs))]
+            inputs = list(inst.inputs)
+            for position, slot in enumerate(inst.inputs):
+                view = folded.get(slot)
+                if view is not None:
+                    inputs[position] = view.inputs[0]
+                    views[position] = view.views_of(0) + (view.op,)
+            inst.inputs = tuple(inputs)
+            inst.input_views = tuple(views)
+        slot = inst.outputs[0]
+        if _is_view(inst) and uses.get(slot, 0) == 1 and slot not in outputs:
+            folded[slot] = inst
+        else:
+            kept.append(inst)
+    removed = len(program.instructions) - len(kept)
+    program.instructions[:] = kept
+    return removed
