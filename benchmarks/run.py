@@ -24,7 +24,11 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` and `tf8` im
 from benchmarks.harness import Options, Result, Workload, format_results, run_workload  # noqa: E402
 
 # The registry: every module listed here contributes its WORKLOADS.
-WORKLOAD_MODULES: tuple[str, ...] = ("benchmarks.workloads_basic", "benchmarks.workloads_ad")
+WORKLOAD_MODULES: tuple[str, ...] = (
+    "benchmarks.workloads_basic",
+    "benchmarks.workloads_ad",
+    "benchmarks.workloads_linalg",
+)
 
 
 def all_workloads() -> list[Workload]:

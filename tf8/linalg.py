@@ -81,16 +81,16 @@ def cholesky(a: Any) -> TracedTensor:
 
 def eigh(a: Any, UPLO: str = "L") -> tuple[TracedTensor, TracedTensor]:  # noqa: N803
     """(eigenvalues ascending, eigenvectors) of the Hermitian matrix in A's UPLO triangle."""
-    w, v = apply(ops.Eigh(), [hermitian_from(as_matrix(a), UPLO)])
+    w, v = apply(ops.Eigh(), [_hermitian_from(as_matrix(a), UPLO)])
     return w, v
 
 
 def eigvalsh(a: Any, UPLO: str = "L") -> TracedTensor:  # noqa: N803
     """Eigenvalues (ascending) of the Hermitian matrix in A's UPLO triangle."""
-    return _one(ops.Eigvalsh(), hermitian_from(as_matrix(a), UPLO))
+    return _one(ops.Eigvalsh(), _hermitian_from(as_matrix(a), UPLO))
 
 
-def hermitian_from(x: TracedTensor, uplo: str) -> TracedTensor:
+def _hermitian_from(x: TracedTensor, uplo: str) -> TracedTensor:
     """A matrix whose lower triangle holds the Hermitian matrix of x's `uplo` triangle
     (the kernels read the lower one; Aᴴ's lower triangle is A's upper one, conjugated)."""
     side = uplo.upper() if isinstance(uplo, str) else uplo
