@@ -86,6 +86,18 @@ def test_a_uniform_constant_or_scalar_broadcast_is_read_as_a_scalar():
     np.testing.assert_array_equal(value, np.arange(5.0) * 2.0 + 3.0)
 
 
+def test_a_scalar_broadcast_read_by_several_ufuncs_folds_into_each():
+    x = tf8.placeholder((6,), "float64")
+    seed = tf8.tensor(np.float64(2.0))
+    s = tnp.broadcast_to(seed, (6,))
+    out = tnp.where(x > 0.0, s * x, s + x) - s
+    prepared = prepare(out)
+    assert "broadcast_in_dim" not in [i.name for i in prepared.program.instructions]
+    a = np.linspace(-1.0, 1.0, 6)
+    expected = np.where(a > 0.0, 2.0 * a, 2.0 + a) - 2.0
+    np.testing.assert_array_equal(prepared.run(a)[0], expected)
+
+
 def test_single_consumer_views_are_folded_into_their_reader():
     x = tf8.placeholder((2, 3), "float64")
     out = tnp.exp(x.T.reshape(6)) + 1.0
@@ -134,7 +146,9 @@ def test_zero_dimensional_values_nest_their_ufunc_calls():
     x = tf8.placeholder((), "float64")
     out = 1.0 / tnp.sqrt(tnp.abs(x) + 2.0)
     (value,) = prepare(out).run(np.float64(-2.0))
-    assert value.shape == () and value == 0.5
+    assert type(value) is np.ndarray and value.shape == () and value == 0.5
+    (total,) = prepare(tnp.sum(tf8.placeholder((3,), "float64"))).run(np.ones(3))
+    assert type(total) is np.ndarray and total.shape == () and total.flags.writeable
 
 
 @settings(max_examples=40, deadline=None)

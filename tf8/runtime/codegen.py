@@ -84,11 +84,13 @@ class CodeGen:
             "_restore": _restore,
             "_own": own_outputs,
             "empty": np.empty,
+            "asarray": np.asarray,
             "matmul": np.matmul,
         }
         self._globals: dict[tuple[int, str], str] = {}
         self._alive: list[Any] = []
-        self.owned: set[int] = set()  # slots whose buffer this run allocated and nobody views
+        # slots whose value this run allocated and nothing views (n-d ones may lend buffers)
+        self.owned: set[int] = set()
         self.constants: dict[int, str] = {}  # slot → global holding its constant value
         self.scalars: dict[int, str] = {}  # slot → global holding its uniform 0-d value
         self.last_use = program.last_use
@@ -233,9 +235,11 @@ class CodeGen:
 
     def _return(self) -> str:
         outputs = self.program.output_slots
-        names = ", ".join(self.slot(s) for s in outputs)
-        fresh = all(s in self.owned for s in outputs) and len(set(outputs)) == len(outputs)
-        return f"[{names}]" if fresh else f"_own([{names}], inputs)"
+        if all(s in self.owned for s in outputs) and len(set(outputs)) == len(outputs):
+            # fresh results: 0-d ones are numpy scalars, handed back as 0-d arrays
+            names = [f"asarray(s{s})" if not self.aval(s).ndim else f"s{s}" for s in outputs]
+            return f"[{', '.join(names)}]"
+        return f"_own([{', '.join(self.slot(s) for s in outputs)}], inputs)"
 
     def _instruction(self, index: int) -> set[int]:
         """Emit instruction `index`; the dead slots it kept alive under a new name."""
@@ -250,7 +254,7 @@ class CodeGen:
         self.emit(f"{target} = {expr}")
         for s in inst.inputs:
             self.owned.discard(s)  # a kernel may have returned a view of it
-        if fresh and self.aval(inst.outputs[0]).ndim:
+        if fresh:
             self.owned.add(inst.outputs[0])
         return set()
 
@@ -292,6 +296,7 @@ class CodeGen:
             for name, step in zip(names, steps):
                 expr = f"{name}({', '.join(step_argument(a, args, expr) for a in step.args)})"
             self.emit(f"s{out} = {expr}")
+            self.owned.add(out)  # a fresh scalar (never lent: only n-d buffers are)
             return set()
         target = f"s{out}"
         for i, (name, step) in enumerate(zip(names, steps)):

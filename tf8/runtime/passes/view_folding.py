@@ -5,18 +5,21 @@ On numpy these ops are views (or, for a reshape of a strided array, the same cop
 would make), so the consumer sees the same array; the program loses an instruction and the
 generated code a call. Chains fold into one chain. Only when the engine says it reads views
 (`ctx["engine"].folds_metadata_views`), and never for a program output or for symbolic
-parameters (the view's parameters are fixed in the generated code).
+parameters (the view's parameters are fixed in the generated code). A broadcast of a 0-d
+value read only by elementwise ops folds into all its readers: ufuncs read the 0-d value.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from tf8.ops.catalog import Category
 from tf8.ops.primitive import Primitive
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
 
 NAME = "view_folding"
 VIEW_OPS = frozenset({"transpose", "reshape", "broadcast_in_dim", "slice"})
+ELEMENTWISE = (Category.ELEMENTWISE, Category.ANALYTIC)
 
 
 def _is_view(inst: ExecInstruction) -> bool:
@@ -24,11 +27,25 @@ def _is_view(inst: ExecInstruction) -> bool:
     return isinstance(op, Primitive) and op.name in VIEW_OPS and not has_symbolic(op.params)
 
 
+def _scalar_broadcast_to_elementwise(
+    program: ExecProgram, inst: ExecInstruction, readers: list[ExecInstruction]
+) -> bool:
+    """A broadcast of a 0-d value read only by elementwise ops: every reader may read it as
+    a view (generated code passes the 0-d value to a ufunc, which broadcasts it for free)."""
+    return (
+        inst.name == "broadcast_in_dim"
+        and not inst.input_views
+        and not program.slot_avals[inst.inputs[0]].shape
+        and all(isinstance(r.op, Primitive) and r.op.row.category in ELEMENTWISE for r in readers)
+    )
+
+
 def run(program: ExecProgram, ctx: dict[str, Any]) -> int:
     engine = ctx.get("engine")
     if engine is not None and not getattr(engine, "folds_metadata_views", False):
         return 0
     uses = program.use_counts()
+    readers = program.consumers()
     outputs = set(program.output_slots)
     folded: dict[int, ExecInstruction] = {}  # slot of a folded view → its instruction
     kept = []
@@ -44,7 +61,14 @@ def run(program: ExecProgram, ctx: dict[str, Any]) -> int:
             inst.inputs = tuple(inputs)
             inst.input_views = tuple(views)
         slot = inst.outputs[0]
-        if _is_view(inst) and uses.get(slot, 0) == 1 and slot not in outputs:
+        if (
+            _is_view(inst)
+            and slot not in outputs
+            and (
+                uses.get(slot, 0) == 1
+                or _scalar_broadcast_to_elementwise(program, inst, readers.get(slot, []))
+            )
+        ):
             folded[slot] = inst
         else:
             kept.append(inst)
