@@ -277,6 +277,30 @@ def test_transpose_folding_refuses_to_reorder_free_axes():
     np.testing.assert_allclose(got, np.tensordot(np.transpose(a, (1, 0, 2)), b, 1), rtol=1e-13)
 
 
+def test_a_transposed_dot_is_the_dot_of_the_swapped_operands():
+    a = tf8.placeholder((4, 3), "float64")
+    b = tf8.placeholder((3, 5), "float64")
+    out = tnp.transpose(a @ b)
+    program = lowered(out)
+    assert transpose_folding.run(program, {}) == 1
+    dce.run(program, {})
+    assert names(program) == ["dot_general"]
+    assert program.instructions[0].inputs == (1, 0)
+    rng = np.random.default_rng(3)
+    p, q = rng.normal(size=(4, 3)), rng.normal(size=(3, 5))
+    got = Runtime().prepare(compile_(out)).run(p, q)[0]
+    np.testing.assert_allclose(got, (p @ q).T, rtol=1e-13)
+    assert got.flags.c_contiguous, "computed in the transposed layout, not copied"
+
+
+def test_a_dot_read_elsewhere_is_not_computed_twice():
+    a = tf8.placeholder((4, 3), "float64")
+    b = tf8.placeholder((3, 4), "float64")
+    dot = a @ b
+    program = lowered(tnp.transpose(dot) + dot)
+    assert transpose_folding.run(program, {}) == 0
+
+
 def test_batched_transposes_fold_through_the_batch_axes():
     t = tf8.placeholder((2, 3, 4), "float64")
     w = tf8.placeholder((4, 5), "float64")

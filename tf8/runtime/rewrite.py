@@ -66,9 +66,15 @@ class Match:
     slots: dict[str, int] = field(default_factory=dict)
     insts: dict[str, ExecInstruction] = field(default_factory=dict)
     fills: dict[str, np.ndarray] = field(default_factory=dict)
+    uses: dict[int, int] = field(default_factory=dict)  # slot → readers (kept current)
 
     def __getitem__(self, name: str) -> int:
         return self.slots[name]
+
+    def readers(self, name: str) -> int:
+        """How many operands and outputs read the slot bound to `name` (a rule that would
+        duplicate work when a value has other readers asks this)."""
+        return self.uses.get(self.slots[name], 0)
 
     def dtype(self, name: str = "") -> np.dtype:
         slot = self.slots[name] if name else self.root.outputs[0]
@@ -124,6 +130,7 @@ class _Matcher:
         self.program = program
         self.alias = alias
         self.producers = program.producers()
+        self.uses = program.use_counts()
 
     def resolve(self, slot: int) -> int:
         while slot in self.alias:
@@ -131,7 +138,7 @@ class _Matcher:
         return slot
 
     def match_root(self, pattern: Pat, inst: ExecInstruction) -> Match | None:
-        m = Match(self.program, inst)
+        m = Match(self.program, inst, uses=self.uses)
         return m if self._match_inst(pattern, inst, m) else None
 
     def _match_inst(self, pattern: Pat, inst: ExecInstruction, m: Match) -> bool:
@@ -198,9 +205,15 @@ def rewrite_to_fixpoint(program: ExecProgram, rules: Sequence[Rule]) -> int:
                 if result is None or not _accept(program, inst, result):
                     continue
                 changed += 1
+                uses = matcher.uses
                 if isinstance(result, Use):
                     alias[inst.outputs[0]] = result.slot
+                    uses[result.slot] = uses.get(result.slot, 0) + uses.get(inst.outputs[0], 0)
                     break
+                for s in inst.inputs:
+                    uses[s] -= 1
+                for s in result.inputs:
+                    uses[s] = uses.get(s, 0) + 1
                 inst.op, inst.inputs = result.op, result.inputs  # later rules see the new op
         program.substitute(alias)
         if alias:  # a replaced value is read by nobody now: drop its instruction
