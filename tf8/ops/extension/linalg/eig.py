@@ -1,8 +1,9 @@
 """The general (non-Hermitian) eigendecomposition: eig and its pruned form eigvals.
 
 Outputs are always complex (as JAX; numpy returns real arrays when every eigenvalue is real).
-Derivatives (Magnus 1985; JAX's eig_jvp_rule): with M = V⁻¹ dA V, dw = diag(M) and the
-unnormalised dV₀ = V (F ∘ M), F_ij = 1/(w_j − w_i). LAPACK then fixes each eigenvector's
+Derivatives (Magnus 1985; JAX's eig_jvp_rule has the eigenvalue part only and refuses
+eigenvectors): with M = V⁻¹ dA V, dw = diag(M) and the unnormalised dV₀ = V (F ∘ M),
+F_ij = 1/(w_j − w_i). LAPACK then fixes each eigenvector's
 scale and phase: unit 2-norm, and its largest-modulus component real. We add to each column
 the multiple of itself that keeps both: Re(v_jᴴ dv_j) = 0 and Im(dv_kj) = 0 at that component
 k, so the derivative is that of the eigenvectors numpy returns. Repeated eigenvalues make
