@@ -6,6 +6,7 @@ functions tf8 cannot express (sort, unique, ...) exist and raise UnsupportedOper
 
 from __future__ import annotations
 
+from tf8 import fft
 from tf8.ops.dtypes import (
     bool_,
     complex64,
