@@ -346,15 +346,9 @@ def test_matmul_of_bools():
     np.testing.assert_array_equal(np.asarray(T(a) @ T(a)), a @ a)
 
 
-# --- known limitations (strict xfail: fixing one fails here and asks to drop the marker) -----
+# --- run-time sizes ----------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tf8/ops/infer.py (known limitation, not fixed): every dynamic_truncate of an axis "
-    "gets the same symbol truncated_<axis>, so two truncations to different run-time sizes "
-    "are inferred equal and numpy silently broadcasts (1,) against (2,)",
-)
 def test_two_dynamic_truncations_of_different_sizes_do_not_add():
     def truncated(size):
         return apply1("dynamic_truncate", [T(np.arange(5.0)), T(np.int64(size))], axis=0)

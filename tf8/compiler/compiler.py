@@ -207,7 +207,7 @@ def _check_symbols_bound(input_avals: Sequence[Aval], instructions: Sequence[Any
     for inst in instructions:
         params = getattr(inst.op, "params", ())
         free = _param_symbols(tuple(v for _, v in params)) - known
-        free = {name for name in free if not name.startswith("truncated_")}
+        free = {name for name in free if not name.startswith("truncated")}
         if free:
             raise CompileError(
                 f"{inst.op!r} uses symbolic size {', '.join(sorted(free))} that no input's "

@@ -1,6 +1,6 @@
 """The one primitive catalog: a row per primitive, everything else is derived from it.
 
-The graph-level op type (`Primitive`), the exec-level op type (`tf8.runtime.lowering`), the
+The graph-level op type (`Primitive`), the exec-level op type (`tf8.runtime.exec_program`), the
 shape/dtype inference dispatch (`tf8.ops.infer`), the numpy kernels (`tf8.ops.kernels`), the
 direct `tf8.numpy` wrappers and the AD rule tables (`tf8.ad.rules`) are all keyed by a row's
 `name` and checked against this table by tests.
@@ -200,7 +200,7 @@ ROWS: tuple[Row, ...] = (
         P.SAME_ANY,
         2,
         2,
-        ("axis",),
+        ("axis", "size_name"),
         host_only=True,
         doc="cut an axis to a size known only at run time",
     ),

@@ -388,7 +388,7 @@ def _dynamic_truncate_shape(
     axis = check_axis(op, op["axis"], len(shape))
     if avals[1].shape != () or avals[1].dtype not in dt.INTEGERS:
         raise DTypeError(f"dynamic_truncate: size must be an int scalar, got {avals[1]}")
-    return shape[:axis] + (DimExpr.symbol(f"truncated_{axis}"),) + shape[axis + 1 :]
+    return shape[:axis] + (DimExpr.symbol(op["size_name"]),) + shape[axis + 1 :]
 
 
 def _pad_to_match_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:

@@ -6,6 +6,7 @@ the structural graph stores, so two `add`s on the same inputs are the same opera
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,17 @@ from tf8.ops.catalog import CATALOG, Row
 from tf8.ops.shapes import Dim, DimExpr, shape_str
 
 # Parameters a row may leave out, with the value they default to.
+_size_names = itertools.count()
+
+
+def _fresh_size_name() -> str:
+    """Each dynamic_truncate names its own run-time size, so two never pass as equal."""
+    return f"truncated{next(_size_names)}"
+
+
+# A callable default is called once per op built without that parameter.
 PARAM_DEFAULTS: dict[str, dict[str, Any]] = {
+    "dynamic_truncate": {"size_name": _fresh_size_name},
     "cumsum": {"reverse": False},
     "slice": {"strides": None},
     "tril": {"k": 0},
@@ -95,7 +106,11 @@ class Primitive:
         row: Row | None = CATALOG.get(name)
         if row is None:
             raise ParameterError(f"no primitive named {name!r}")
-        params = {**PARAM_DEFAULTS.get(name, {}), **params}
+        defaults = PARAM_DEFAULTS.get(name, {})
+        params = {
+            **{k: v() if callable(v) else v for k, v in defaults.items() if k not in params},
+            **params,
+        }
         unknown = set(params) - set(row.params)
         missing = set(row.params) - set(params)
         if unknown or missing:
