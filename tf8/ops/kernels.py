@@ -71,7 +71,7 @@ def _sign(op: Primitive, x: np.ndarray) -> np.ndarray:
     return np.sign(x)
 
 
-_COMPARE = {
+COMPARISONS = {  # compare's `direction` parameter → its ufunc (also used by regions)
     "eq": np.equal,
     "ne": np.not_equal,
     "lt": np.less,
@@ -82,7 +82,7 @@ _COMPARE = {
 
 
 def _compare(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return _COMPARE[op["direction"]](x, y)
+    return COMPARISONS[op["direction"]](x, y)
 
 
 def _logical(fn_bool: Callable, fn_int: Callable) -> Kernel:

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import scipy.special
 
+from tf8.ops.kernels import COMPARISONS
+
 PREVIOUS = -1  # a step argument: the result of the previous step
 
 
@@ -59,18 +61,8 @@ def _logical(for_bool: np.ufunc, for_int: np.ufunc) -> StepRule:
     return rule
 
 
-_COMPARE = {
-    "eq": np.equal,
-    "ne": np.not_equal,
-    "lt": np.less,
-    "le": np.less_equal,
-    "gt": np.greater,
-    "ge": np.greater_equal,
-}
-
-
 def _compare(op: Any, dtypes: Sequence[np.dtype]) -> Steps:
-    return (Step(_COMPARE[op["direction"]], (0, 1)),)
+    return (Step(COMPARISONS[op["direction"]], (0, 1)),)
 
 
 def _rsqrt(op: Any, dtypes: Sequence[np.dtype]) -> Steps:
