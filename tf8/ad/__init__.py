@@ -1,11 +1,9 @@
 """Autodiff as graph-to-graph transformations (linearize, transpose) with JAX's API."""
 
+from .jacobians import hessian, jacfwd, jacrev
 from .transforms import (
     grad,
-    hessian,
     hvp,
-    jacfwd,
-    jacrev,
     jvp,
     linear_transpose,
     linearize,

@@ -18,7 +18,6 @@ from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor, transform_scope
 
 from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
-from .lax import full, reshape
 from .linearize import jvp_graph, transpose_graph
 
 
@@ -214,85 +213,6 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
         return tuple(_unflatten_per_arg(defs, finished))
 
     return (primal_out, vjp_fun, aux_out) if has_aux else (primal_out, vjp_fun)
-
-
-def _basis(aval, index: int) -> TracedTensor:
-    one = np.zeros(int(np.prod(aval.shape, dtype=np.int64)), dtype=aval.dtype)
-    one[index] = 1
-    return as_traced(one.reshape(aval.shape))
-
-
-def _size(shape) -> int:
-    return int(np.prod(shape, dtype=np.int64))
-
-
-def jacfwd(fun: Callable, argnums: int = 0) -> Callable:
-    """Jacobian by forward mode: one tangent per input element; shape out.shape + x.shape."""
-
-    def jac(*args: Any) -> Any:
-        arguments, out, defs = _trace(fun, args, {}, (argnums,))
-        (x,) = _single_leaf(arguments, "jacfwd")
-        out = as_traced(out)
-        tangent = fresh_leaf(x, "tangent", bind=False)
-        (t_out,) = zeros_for([out], jvp_graph([out], [x], [tangent]))
-        columns = [
-            reshape(_substituted(t_out, tangent, _basis(x.aval, i)), (_size(out.shape),))
-            for i in range(_size(x.shape))
-        ]
-        return arguments.finish([_assemble(columns, out.shape, x.shape, by_column=True)])[0]
-
-    return jac
-
-
-def jacrev(fun: Callable, argnums: int = 0) -> Callable:
-    """Jacobian by reverse mode: one cotangent per output element; shape out.shape + x.shape."""
-
-    def jac(*args: Any) -> Any:
-        arguments, out, defs = _trace(fun, args, {}, (argnums,))
-        (x,) = _single_leaf(arguments, "jacrev")
-        out = as_traced(out)
-        tangent = fresh_leaf(x, "tangent", bind=False)
-        (t_out,) = jvp_graph([out], [x], [tangent])
-        rows = []
-        for i in range(_size(out.shape)):
-            (ct,) = zeros_for([x], transpose_graph([t_out], [tangent], [_basis(out.aval, i)]))
-            rows.append(reshape(ct, (_size(x.shape),)))
-        return arguments.finish([_assemble(rows, out.shape, x.shape, by_column=False)])[0]
-
-    return jac
-
-
-def _single_leaf(arguments: Arguments, what: str) -> list[TracedTensor]:
-    if len(arguments.leaves) != 1:
-        raise DifferentiationError(f"{what} supports one array argument per argnums, got a pytree")
-    check_differentiable(arguments.leaves, what)
-    return arguments.leaves
-
-
-def _substituted(t: TracedTensor, leaf: TracedTensor, value: TracedTensor) -> TracedTensor:
-    from .walk import substitute
-
-    return substitute([t], {leaf.key: value})[0]
-
-
-def _assemble(parts: list[TracedTensor], out_shape, in_shape, by_column: bool) -> TracedTensor:
-    from tf8.numpy import stack
-
-    if not parts:
-        return full(_aval(tuple(out_shape) + tuple(in_shape)), 0)
-    matrix = stack(parts, axis=1 if by_column else 0)
-    return reshape(matrix, tuple(out_shape) + tuple(in_shape))
-
-
-def _aval(shape):
-    from tf8.ops.primitive import Aval
-
-    return Aval(shape, dt.float64)
-
-
-def hessian(fun: Callable, argnums: int = 0) -> Callable:
-    """Second derivatives: jacfwd of jacrev."""
-    return jacfwd(jacrev(fun, argnums), argnums)
 
 
 def hvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
