@@ -110,52 +110,17 @@ def test_ops_emitted_on_tangents_have_transpose_rules(pair, base, seed):
 # --- every smooth row: JVP vs central differences, VJP vs JVP, to second order ----------------
 
 
-# Rows whose reverse mode fails for reasons outside the rule tables (reported upstream).
-KNOWN_FAILURES = {
-    "dynamic_truncate": (
-        "its output has a run-time size: vjp compares the cotangent's concrete shape with the "
-        "symbolic one (tf8/ad/transforms.py) and zeros of that shape cannot run (the runtime "
-        "has no value for the dimension)"
-    ),
-}
-
-
 def _check_row(base, seed, name: str, dtype: np.dtype, **options) -> None:
     call = draw_call(base, seed, name, dtype)
     if call.positions:
         tf8.check_grads(call, call.args, **options)
 
 
-@pytest.mark.parametrize(
-    "pair", [p for p in SMOOTH_PAIRS if p[0] not in KNOWN_FAILURES], ids=_pair_id
-)
+@pytest.mark.parametrize("pair", SMOOTH_PAIRS, ids=_pair_id)
 @FEW
 @given(base=SHAPES, seed=SEEDS)
 def test_row_derivatives_to_second_order(pair, base, seed):
     _check_row(base, seed, *pair, order=2)
-
-
-KNOWN_PAIRS = [p for p in SMOOTH_PAIRS if p[0] in KNOWN_FAILURES]
-
-
-@pytest.mark.parametrize(
-    "pair",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[p[0]]))
-        for p in KNOWN_PAIRS
-    ],
-    ids=_pair_id,
-)
-def test_known_failures_second_order(pair):
-    """One fixed example (not hypothesis: shrinking an expected failure wastes minutes)."""
-    _check_row((3, 2), 0, *pair, order=2)
-
-
-@pytest.mark.parametrize("pair", KNOWN_PAIRS, ids=_pair_id)
-@FEW
-@given(base=SHAPES, seed=SEEDS)
-def test_known_failures_still_pass_forward_first_order(pair, base, seed):
-    _check_row(base, seed, *pair, order=1, modes=("fwd",))
 
 
 # --- zero-derivative rows ---------------------------------------------------------------------

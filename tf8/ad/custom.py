@@ -18,6 +18,7 @@ from tf8.traced import apply
 
 from .arguments import as_traced
 from .lax import materialize
+from .transforms import shapes_match
 
 
 class StopGradient(ExtensionOp):
@@ -150,7 +151,7 @@ class _VjpLinear(ExtensionOp):
         out = []
         for leaf, x in zip(leaves, operands):
             leaf = as_traced(leaf)
-            if leaf.shape != x.shape:
+            if not shapes_match(leaf.shape, x.shape):
                 raise TreeStructureError(
                     f"custom_vjp bwd cotangent shape {leaf.shape} != argument shape {x.shape}"
                 )

@@ -15,10 +15,16 @@ import numpy as np
 from tf8 import tree
 from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
 from tf8.ops import dtypes as dt
+from tf8.ops.shapes import dims_equal
 from tf8.traced import TracedTensor, transform_scope
 
 from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
 from .linearize import jvp_graph, transpose_graph
+
+
+def shapes_match(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    """Same rank and no axis provably different (symbolic sizes are checked at run time)."""
+    return len(a) == len(b) and all(dims_equal(x, y) is not False for x, y in zip(a, b))
 
 
 def _flat_outputs(out: Any) -> tuple[list[TracedTensor], Any]:
@@ -147,7 +153,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
         raise TreeStructureError("jvp: tangents do not have the structure of primals")
     given = [as_traced(t) for t in t_flat]
     for p, t in zip(arguments.leaves, given):
-        if p.shape != t.shape:
+        if not shapes_match(p.shape, t.shape):
             raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
     outs, out_def = _flat_outputs(out)
     tangents_out = jvp_graph(
@@ -194,7 +200,13 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
     tangents_out = jvp_graph(outs, arguments.leaves, tangents)
-    primal_out = tree.tree_unflatten(out_def, arguments.finish(outs))
+    out_values = arguments.finish(outs)
+    primal_out = tree.tree_unflatten(out_def, out_values)
+    # Concrete outputs know their run-time shapes (sizes a symbolic aval leaves open).
+    out_shapes = [
+        np.shape(v) if not isinstance(v, TracedTensor) else o.shape
+        for v, o in zip(out_values, outs)
+    ]
 
     def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
         ct_leaves, ct_def = tree.tree_flatten(cotangent)
@@ -203,10 +215,10 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
                 f"vjp: cotangent structure {ct_def} does not match output {out_def}"
             )
         cts = [as_traced(c) for c in ct_leaves]
-        for o, c in zip(outs, cts):
-            if o.shape != c.shape:
+        for shape, c in zip(out_shapes, cts):
+            if not shapes_match(shape, c.shape):
                 raise ShapeError(
-                    f"vjp: cotangent shape {c.shape} does not match output shape {o.shape}"
+                    f"vjp: cotangent shape {c.shape} does not match output shape {shape}"
                 )
         result = transpose_graph(tangents_out, tangents, cts)
         finished = arguments.finish(zeros_for(arguments.leaves, result))

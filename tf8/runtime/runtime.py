@@ -18,9 +18,10 @@ from tf8.errors import CompileError, RunDTypeError, RunInputError, ShapeGuardErr
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, Primitive
-from tf8.ops.shapes import DimExpr, evaluate_dim, shape_str
+from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, shape_str
 
 from .codegen import generate
+from .dynamic import interpret, run_time_symbols
 from .engine import Engine, NumpyEngine
 from .exec_program import ExecProgram, has_symbolic, lower
 from .passes import DEFAULT_PASSES, Pass, PassStats, run_passes, stats_table
@@ -66,6 +67,9 @@ class PreparedProgram:
         self.regions = self.run_fn.regions  # type: ignore[attr-defined]
         self.ops = [inst.op for inst in program.instructions]
         self.symbolic = any(has_symbolic(op.params) for op in self.ops if isinstance(op, Primitive))
+        # Sizes only known while running (dynamic_truncate): interpreted, not generated code.
+        self.run_time_symbols = run_time_symbols(program)
+        self.engine = engine
         self._specialized: dict[tuple, list[Any]] = {}
 
     def ops_for(self, env: Mapping[str, int]) -> list[Any]:
@@ -137,6 +141,7 @@ class Prepared:
             self._placeholder_positions == list(range(count))
             and not prepared.symbolic
             and not prepared.program.guards
+            and not prepared.run_time_symbols
         )
         self._unchecked_tail = tuple(self._bound[count:]) if fast else None
 
@@ -178,7 +183,10 @@ class Prepared:
         if bindings:
             self._override(values, bindings)
         env = self._check_inputs(values)
-        return self.prepared.run_fn(values, self.prepared.ops_for(env))
+        prepared = self.prepared
+        if prepared.run_time_symbols:
+            return interpret(prepared.program, prepared.engine.kernel, specialize, values, env)
+        return prepared.run_fn(values, prepared.ops_for(env))
 
     def run_unchecked(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         """`run` without input checks, for callers that already guarantee every array's
@@ -230,7 +238,8 @@ class Prepared:
         for label, axis, dim, size in derived:
             _bind_expression(env, label, axis, dim, size)
         for guard in program.guards:
-            guard.check(env)
+            if dim_symbols((guard.lhs, guard.rhs)) <= env.keys():
+                guard.check(env)  # the rest mention run-time sizes: checked while running
         return env
 
 

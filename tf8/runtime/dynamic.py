@@ -1,0 +1,76 @@
+"""Programs with run-time sizes: an interpreter that learns sizes as it goes.
+
+`dynamic_truncate` produces an axis whose size is known only when it runs. Later ops may have
+that size in their parameters (a broadcast to it, a reshape), and shape guards may mention it.
+Such programs skip code generation: this interpreter runs the instructions in order, binds
+each new size from the first array that has it, specialises every op's parameters just
+before it runs, and checks each guard as soon as all of its sizes are known — so a mismatch
+is an error before any numpy broadcasting could hide it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
+
+from .exec_program import ExecProgram
+
+
+def run_time_symbols(program: ExecProgram) -> frozenset[str]:
+    """Sizes that no input defines: they are learnt while the program runs."""
+    known = frozenset().union(*(dim_symbols(a.shape) for a in program.input_avals))
+    every = frozenset().union(*(dim_symbols(a.shape) for a in program.slot_avals))
+    return every - known
+
+
+def _bind(env: dict[str, int], shape: Sequence[Any], array: np.ndarray) -> None:
+    for dim, size in zip(shape, array.shape):
+        if isinstance(dim, DimExpr) and len(dim.symbols) == 1:
+            (name,) = dim.symbols
+            if name not in env and dim == DimExpr.symbol(name):
+                env[name] = int(size)
+
+
+def _check_ready(pending: list[ShapeGuard], env: Mapping[str, int]) -> list[ShapeGuard]:
+    waiting = []
+    for guard in pending:
+        if dim_symbols((guard.lhs, guard.rhs)) <= env.keys():
+            guard.check(env)
+        else:
+            waiting.append(guard)
+    return waiting
+
+
+def interpret(
+    program: ExecProgram,
+    kernel_of: Callable[[Any], Callable[..., Any]],
+    specialize: Callable[[Any, Mapping[str, int]], Any],
+    values: Sequence[Any],
+    env: Mapping[str, int],
+) -> list[np.ndarray]:
+    """Run `program` instruction by instruction, learning run-time sizes into `env`."""
+    env = dict(env)
+    pending = _check_ready(list(program.guards), env)
+    slots: dict[int, Any] = dict(enumerate(values))
+    with np.errstate(all="ignore"):
+        for inst in program.instructions:
+            op = specialize(inst.op, env)
+            result = kernel_of(op)(op, *[slots[s] for s in inst.inputs])
+            outputs = result if len(inst.outputs) > 1 else (result,)
+            for slot, out in zip(inst.outputs, outputs):
+                out = np.asarray(out)
+                _bind(env, program.slot_avals[slot].shape, out)
+                slots[slot] = out
+            if pending:
+                pending = _check_ready(pending, env)
+    inputs = [slots[i] for i in range(program.n_inputs)]
+    results = []
+    for s in program.output_slots:
+        out = slots[s]
+        fresh = out.flags.owndata and out.flags.writeable and not any(out is i for i in inputs)
+        results.append(out if fresh and not any(out is r for r in results) else np.array(out))
+    return results
