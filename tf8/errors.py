@@ -57,6 +57,10 @@ class ConcretizationError(Tf8Error, TypeError):
     """A traced value that depends on an unbound placeholder was converted to a Python value."""
 
 
+class TracerArrayConversionError(ConcretizationError):
+    """np.asarray of a value being differentiated: it would silently drop the derivative."""
+
+
 class ConversionError(Tf8Error, TypeError):
     """A traced value cannot become the requested Python value (float() of a vector, ...)."""
 

@@ -22,6 +22,7 @@ from tf8.errors import (
     ConversionError,
     InPlaceAssignmentError,
     ShapeError,
+    TracerArrayConversionError,
     TracingError,
 )
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
@@ -164,8 +165,9 @@ def apply(op: Primitive, inputs: Sequence[TracedTensor]) -> list[TracedTensor]:
     bindings = merge_bindings(inputs)
     unbound = any(t._unbound for t in inputs)
     depth = 1 + max((t._depth for t in inputs), default=0)
+    diff = any(t._diff for t in inputs)
     outputs = [
-        TracedTensor(key, aval, bindings, unbound, lin, depth)
+        TracedTensor(key, aval, bindings, unbound, lin, depth, diff)
         for key, aval in zip(op_key.outputs, avals)
     ]
     if depth >= EAGER_DEPTH and not unbound and not in_transform():
@@ -183,7 +185,17 @@ def apply1(name: str, inputs: Sequence[TracedTensor], **params: Any) -> TracedTe
 class TracedTensor:
     """An immutable array recorded as a structural graph node (the user's array type)."""
 
-    __slots__ = ("key", "aval", "_bindings", "_unbound", "_lin", "_depth", "_value", "__weakref__")
+    __slots__ = (
+        "key",
+        "aval",
+        "_bindings",
+        "_unbound",
+        "_lin",
+        "_depth",
+        "_diff",
+        "_value",
+        "__weakref__",
+    )
     __array_priority__ = 1000
 
     def __init__(
@@ -194,6 +206,7 @@ class TracedTensor:
         unbound: bool = False,
         lin: bool = False,
         depth: int = 0,
+        diff: bool = False,
     ) -> None:
         self.key = key
         self.aval = aval
@@ -201,6 +214,7 @@ class TracedTensor:
         self._unbound = unbound
         self._lin = lin
         self._depth = depth
+        self._diff = diff  # depends on an argument a transform is differentiating
         self._value: np.ndarray | None = None
 
     # --- metadata -------------------------------------------------------------------------
@@ -258,6 +272,12 @@ class TracedTensor:
             self._depth = 0
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if self._diff and in_transform():
+            raise TracerArrayConversionError(
+                f"converting a traced value ({self.aval}) that is being differentiated to a "
+                "numpy array would silently drop its derivative; use tf8.numpy functions on it "
+                "(or tf8.stop_gradient to drop the derivative on purpose)"
+            )
         value = self._concrete("Converting to a numpy array")
         return value if dtype is None else value.astype(dtype)
 

@@ -227,14 +227,6 @@ def _closing_custom_jvp(a):
     return g
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="custom_jvp closing over an outer-differentiated value silently drops that "
-    "dependence: grad w.r.t. the closed-over `a` is 0.0 (true: sin(2)); JAX raises "
-    "UnexpectedTracerError instead of a silent wrong answer. _call_with_marker feeds the "
-    "marker only the explicit args' tangents; the closed-over path into the marker's first "
-    "n inputs is ignored by _JvpMarker.jvp",
-)
 def test_custom_jvp_closure_over_outer_tracer_not_silently_zero():
     try:
         g = tf8.grad(lambda a: _closing_custom_jvp(a)(2.0))(3.0)
@@ -243,11 +235,6 @@ def test_custom_jvp_closure_over_outer_tracer_not_silently_zero():
     close(g, np.sin(2.0))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="custom_vjp closing over an outer-differentiated value: grad w.r.t. it is "
-    "silently 0.0 (true: 2.0); JAX raises (needs closure_convert). Same cause as custom_jvp.",
-)
 def test_custom_vjp_closure_over_outer_tracer_not_silently_zero():
     def make(a):
         @tf8.custom_vjp
@@ -346,12 +333,6 @@ def test_integer_output_of_jvp_has_zero_tangent():
     close(ty, [2.0, 2.0])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="jvp accepts an int tangent for a float primal (converts silently); JAX raises "
-    "TypeError: primal and tangent arguments to jax.jvp must have equal dtypes "
-    "(transforms._tangent_dtype converts instead of checking)",
-)
 def test_jvp_tangent_dtype_must_match_primal():
     with pytest.raises(TypeError):
         tf8.jvp(lambda x: x * 2, (np.ones(2),), (np.ones(2, np.int64),))
@@ -392,33 +373,16 @@ def test_complex_check_grads():
     tf8.check_grads(lambda v: tnp.log(tnp.exp(v) * v), (z,), order=2)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="jacfwd(f) of a complex input without holomorphic=True returns a complex "
-    "Jacobian; JAX raises TypeError ('jacfwd requires real-valued inputs ... pass "
-    "holomorphic=True'). jacobians._jacobian calls check_differentiable, which allows complex",
-)
 def test_jacfwd_complex_input_requires_holomorphic():
     with pytest.raises(TypeError):
         tf8.jacfwd(lambda z: z**2)(np.array([1 + 1j]))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="jacrev(f) of a complex-valued output without holomorphic=True silently returns "
-    "the real part ([[1.]] for x*(1+2j)); JAX raises TypeError ('jacrev requires "
-    "real-valued outputs'). No output dtype check in jacobians._jacobian",
-)
 def test_jacrev_complex_output_requires_holomorphic():
     with pytest.raises(TypeError):
         tf8.jacrev(lambda x: x * (1 + 2j))(np.array([1.0]))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="hessian of a real function of complex input (non-holomorphic) returns [[2+0j]]; "
-    "JAX raises TypeError (jacfwd's real-input check). Same missing check",
-)
 def test_hessian_complex_input_requires_holomorphic():
     with pytest.raises(TypeError):
         tf8.hessian(lambda z: tnp.sum(tnp.abs(z) ** 2))(np.array([1 + 1j]))
@@ -511,14 +475,6 @@ def test_control_flow_in_jit_under_grad_raises_like_jax():
         tf8.grad(tf8.jit(lambda x: x * 2 if x > 0 else -x))(1.0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="np.asarray(x) on the argument under grad returns its value, so the gradient "
-    "through that path is silently dropped (grad(lambda x: sum(np.asarray(x)**2)) = 0, "
-    "grad(sum(x*np.asarray(x))) = 1 instead of 2); JAX raises TracerArrayConversionError. "
-    "Argument leaves are bound (Arguments/fresh_leaf bind=True) and __array__ only refuses "
-    "unbound values",
-)
 def test_numpy_conversion_under_grad_does_not_silently_drop_gradient():
     try:
         g = tf8.grad(lambda x: tnp.sum(x * np.asarray(x)))(np.ones(3))
@@ -580,13 +536,6 @@ def test_float32_preserved_everywhere():
     assert tf8.grad(lambda v: tnp.sum(v * np.float64(2.0)))(x).dtype == np.float32
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="vjp pullback with a float64 cotangent for a float32 output: the identity "
-    "function silently accepts it, x**3 fails deep inside with 'mul: operands must share one "
-    "dtype'; JAX raises TypeError naming the cotangent's expected dtype. vjp_fun checks "
-    "shapes but not dtypes",
-)
 def test_vjp_cotangent_dtype_checked():
     x = np.ones(2, np.float32)
     for f in (lambda v: v, lambda v: v**3):

@@ -67,12 +67,23 @@ def _call_with_marker(
     return tree.tree_unflatten(treedef, marked)
 
 
+def _refuse_closures(kind: str, holder: Any, tangents: Sequence[Any], n: int) -> None:
+    """A tangent reaching the outputs other than through the arguments came from a closure."""
+    if any(t is not None for t in tangents[:n]):
+        raise DifferentiationError(
+            f"{kind} function {holder.__name__} closes over a value that is being "
+            "differentiated; its rule cannot see that dependence. Pass the value as an "
+            "argument instead (JAX raises here too)"
+        )
+
+
 class _JvpMarker(_Marker):
     name = "custom_jvp_call"
 
     def jvp(self, op, primals, outputs, tangents):
         holder, treedef = self.payload
         n = self.output_count
+        _refuse_closures("custom_jvp", holder, tangents, n)
         xs = primals[n:]
         ts = [materialize(t, x.aval) for t, x in zip(tangents[n:], xs)]
         result = holder.jvp_rule(tuple(xs), tuple(ts))
@@ -165,6 +176,7 @@ class _VjpMarker(_Marker):
     def jvp(self, op, primals, outputs, tangents):
         holder, treedef = self.payload
         n = self.output_count
+        _refuse_closures("custom_vjp", holder, tangents, n)
         xs = primals[n:]
         fwd_out = holder.fwd(*xs)
         if not (isinstance(fwd_out, tuple) and len(fwd_out) == 2):

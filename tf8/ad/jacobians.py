@@ -15,6 +15,7 @@ import numpy as np
 
 from tf8 import tree
 from tf8.errors import DifferentiationError
+from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
@@ -66,6 +67,7 @@ def _jacobian(
             aux_leaves, aux_def = _flat_outputs(aux)
         check_differentiable(arguments.leaves, what, holomorphic)
         outs, out_def = _flat_outputs(out)
+        _check_complex(what, mode, holomorphic, arguments.leaves, outs)
         xs = arguments.leaves
         tangents = _tangent_leaves(arguments)
         t_outs = jvp_graph(outs, xs, tangents)
@@ -86,6 +88,21 @@ def _jacobian(
         return result
 
     return jac
+
+
+def _check_complex(what: str, mode: str, holomorphic: bool, xs, outs) -> None:
+    """JAX's rule: without holomorphic=True, jacfwd needs real inputs, jacrev real outputs."""
+    if holomorphic:
+        if any(not dt.is_complex(o.dtype) for o in outs):
+            raise DifferentiationError(f"{what} with holomorphic=True requires complex outputs")
+        return
+    values, role = (xs, "inputs") if mode == "fwd" else (outs, "outputs")
+    for v in values:
+        if dt.is_complex(v.dtype):
+            raise DifferentiationError(
+                f"{what} requires real-valued {role} (float dtype), but got {v.dtype}; for "
+                "holomorphic differentiation pass holomorphic=True"
+            )
 
 
 def _forward(outs, xs, tangents, t_outs) -> list[list[TracedTensor]]:

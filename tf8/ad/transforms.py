@@ -151,7 +151,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
     t_flat = tree.tree_leaves(list(tangents))
     if len(t_flat) != len(arguments.leaves):
         raise TreeStructureError("jvp: tangents do not have the structure of primals")
-    given = [as_traced(t) for t in t_flat]
+    given = [_like_dtype(t, p.dtype, "jvp tangent") for t, p in zip(t_flat, arguments.leaves)]
     for p, t in zip(arguments.leaves, given):
         if not shapes_match(p.shape, t.shape):
             raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
@@ -163,6 +163,18 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
     finished = arguments.finish([*outs, *tangents_out])
     n = len(outs)
     return tree.tree_unflatten(out_def, finished[:n]), tree.tree_unflatten(out_def, finished[n:])
+
+
+def _like_dtype(value: Any, dtype: np.dtype, what: str) -> TracedTensor:
+    """A (co)tangent must have its primal's dtype (Python scalars adapt, as weak types do)."""
+    if isinstance(value, (bool, int, float, complex)):
+        return as_traced(np.asarray(value, dtype=dtype))
+    t = as_traced(value)
+    if t.dtype != dtype and dt.is_inexact(dtype):
+        raise DifferentiationError(
+            f"{what} has dtype {t.dtype}, but its primal has dtype {dtype}; they must match"
+        )
+    return t
 
 
 def _tangent_dtype(t: TracedTensor, primal: TracedTensor) -> TracedTensor:
@@ -214,7 +226,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
             raise TreeStructureError(
                 f"vjp: cotangent structure {ct_def} does not match output {out_def}"
             )
-        cts = [as_traced(c) for c in ct_leaves]
+        cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
         for shape, c in zip(out_shapes, cts):
             if not shapes_match(shape, c.shape):
                 raise ShapeError(

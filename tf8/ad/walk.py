@@ -34,15 +34,17 @@ class GraphWalk:
         self.tensors: dict[ValueKey, TracedTensor] = {}
         for key in flat.inputs:
             leaf = key.input_key
-            self.tensors[key] = TracedTensor(
-                key, leaf.aval, self.bindings, key not in self.bindings
-            )
+            unbound, diff = key not in self.bindings, leaf.kind == "argument"
+            self.tensors[key] = TracedTensor(key, leaf.aval, self.bindings, unbound, diff=diff)
         for op_key in flat.operations:
             ins = [self.tensors[k] for k in op_key.inputs]
             avals = op_avals(op_key.op, [t.aval for t in ins])
             unbound = any(t._unbound for t in ins)
+            diff = any(t._diff for t in ins)
             for out_key, aval in zip(op_key.outputs, avals):
-                self.tensors[out_key] = TracedTensor(out_key, aval, self.bindings, unbound)
+                self.tensors[out_key] = TracedTensor(
+                    out_key, aval, self.bindings, unbound, diff=diff
+                )
 
     def __getitem__(self, key: ValueKey) -> TracedTensor:
         return self.tensors[key]
