@@ -122,6 +122,22 @@ def test_split_and_integer_index_guards() -> None:
         third.run(np.ones((2, 3)))
 
 
+@pytest.mark.parametrize(
+    "reduce", [tnp.max, tnp.min, tnp.argmax, tnp.argmin], ids=lambda f: f.__name__
+)
+def test_max_over_a_symbolic_axis_guards_against_it_being_empty(reduce: Any) -> None:
+    # A concrete empty axis is refused at trace time; a symbolic one must be refused at run
+    # time with a tf8 error rather than numpy's "zero-size array to reduction" ValueError.
+    x = tf8.placeholder(("n", 3))
+    prepared = tf8.Runtime().prepare(tf8.GraphCompiler().compile(reduce(x, axis=0)))
+    a = np.array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]])
+    np.testing.assert_array_equal(prepared.run(a)[0], reduce(a, axis=0))
+    with pytest.raises(errors.ShapeGuardError, match="must not be empty"):
+        prepared.run(np.ones((0, 3)))
+    across = tf8.Runtime().prepare(tf8.GraphCompiler().compile(reduce(x, axis=1)))
+    assert across.run(np.ones((0, 3)))[0].shape == (0,)  # reducing the known axis is fine
+
+
 def test_a_symbolic_stop_makes_an_iota() -> None:
     x = tf8.placeholder(("n",), "int64")
     out = x + tnp.arange(x.shape[0])

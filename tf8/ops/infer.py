@@ -15,7 +15,7 @@ from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import DTypePolicy
 from tf8.ops.primitive import Aval, Primitive
-from tf8.ops.shapes import Dim, DimExpr, ShapeGuard, dims_equal, shape_str
+from tf8.ops.shapes import Dim, DimExpr, ShapeGuard, dim_min, dims_equal, shape_str
 
 Guards = list  # list[ShapeGuard]
 ShapeRule = Callable[[Primitive, Sequence[Aval], Guards], tuple[Dim, ...]]
@@ -169,9 +169,21 @@ def _axes_param(op: Primitive, axes: Sequence[int], ndim: int) -> tuple[int, ...
 def _reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = avals[0].shape
     axes = _axes_param(op, op["axes"], len(shape))
-    if op.name in ("reduce_max", "reduce_min") and any(shape[a] == 0 for a in axes):
-        raise ShapeError(f"{op.name}: zero-size axis {axes} of {shape_str(shape)} has no identity")
+    if op.name in ("reduce_max", "reduce_min"):
+        if any(shape[a] == 0 for a in axes):
+            raise ShapeError(
+                f"{op.name}: zero-size axis {axes} of {shape_str(shape)} has no identity"
+            )
+        for a in axes:
+            _guard_nonempty(op, shape, a, guards)
     return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+def _guard_nonempty(op: Primitive, shape: tuple[Dim, ...], axis: int, guards: Guards) -> None:
+    """A symbolic axis that max/min/argmax reduces must hold an element when the program runs."""
+    if isinstance(shape[axis], DimExpr):
+        text = f"axis {axis} of {shape_str(shape)} must not be empty ({op.name} has no identity)"
+        require_equal(op, dim_min(shape[axis], 1), 1, text, guards)
 
 
 def _arg_reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
@@ -179,6 +191,8 @@ def _arg_reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> t
     axis = check_axis(op, op["axis"], len(shape), scalar_as_vector=True)
     if shape and shape[axis] == 0:
         raise ShapeError(f"{op.name}: attempt to take {op.name} of an empty axis")
+    if shape:
+        _guard_nonempty(op, shape, axis, guards)
     return shape[:axis] + shape[axis + 1 :]
 
 
