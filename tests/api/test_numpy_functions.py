@@ -184,6 +184,15 @@ def test_scalar_promotion_follows_numpy_2(scalar: Any, kind: str) -> None:
     compare(fn(tnp, tf8.tensor(a)), expected)
 
 
+@pytest.mark.parametrize("exponent", [2, 2.0, 3, 3.0], ids=repr)
+@pytest.mark.parametrize("kind", ["f", "f32", "i", "i32", "b", "c"])
+def test_power_by_a_python_scalar_promotes_as_numpy(exponent: Any, kind: str) -> None:
+    # x ** 2 takes a multiply fast path; an integer x ** 2.0 must still come out float.
+    a = draw(kind, 0, (3,))
+    fn = lambda xp, a: (a**exponent, xp.power(a, exponent))  # noqa: E731
+    compare(fn(tnp, tf8.tensor(a)), fn(np, a))
+
+
 # --- reductions --------------------------------------------------------------------------------
 
 REDUCTIONS: dict[str, Case] = {

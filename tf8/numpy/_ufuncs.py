@@ -151,8 +151,14 @@ mod = remainder
 
 def power(x: ArrayLike, y: ArrayLike) -> TracedTensor:
     # x ** 2 with a Python 2 is x * x (numpy's own fast path gives the same bits), so its
-    # derivative is the simple product rule rather than pow's guarded general rule.
-    if isinstance(x, TracedTensor) and type(y) in (int, float) and y == 2 and x.dtype != dt.bool_:
+    # derivative is the simple product rule rather than pow's guarded general rule. A float
+    # 2.0 keeps an integer x out: int ** 2.0 promotes to float.
+    if (
+        isinstance(x, TracedTensor)
+        and (type(y) is int or (type(y) is float and dt.is_inexact(x.dtype)))
+        and y == 2
+        and x.dtype != dt.bool_
+    ):
         return multiply(x, x)
     return elementwise("pow", x, y)
 
