@@ -159,9 +159,9 @@ class Jitted:
         )
         leaves, treedef = tree_flatten(dynamic)
         avals = tuple(
-            (leaf.aval.shape, leaf.aval.dtype)
+            (leaf.aval.shape, leaf.aval.dtype, leaf._weak)
             if isinstance(leaf, TracedTensor)
-            else _shape_dtype(self._array(leaf, args, kwargs, i))
+            else (*_shape_dtype(self._array(leaf, args, kwargs, i)), type(leaf) in _SCALARS)
             for i, leaf in enumerate(leaves)
         )
         trace = self._trace((treedef, statics, avals), treedef, statics, avals)
@@ -193,7 +193,8 @@ class Jitted:
         """Trace (or reuse the trace of an equal shape/dtype signature) and cache an entry."""
         args, kwargs = call
         arrays = [self._array(leaf, args, kwargs, i) for i, leaf in enumerate(leaves)]
-        avals = tuple(map(_shape_dtype, arrays))
+        # Python scalars are weakly typed, as in JAX: jit(f)(float32_array, 2.0) stays float32.
+        avals = tuple((*_shape_dtype(a), type(leaf) in _SCALARS) for a, leaf in zip(arrays, leaves))
         trace = self._trace((treedef, statics, avals), treedef, statics, avals)
         convert = any(a is not leaf for a, leaf in zip(arrays, leaves))
         entry = _Entry(trace, convert)
@@ -201,13 +202,17 @@ class Jitted:
         return entry
 
     def _trace(
-        self, key: Hashable, treedef: PyTreeDef, statics: Any, avals: Sequence[tuple[Any, Any]]
+        self,
+        key: Hashable,
+        treedef: PyTreeDef,
+        statics: Any,
+        avals: Sequence[tuple[Any, Any, bool]],
     ) -> _Trace:
         trace = self._traces.get(key)
         if trace is not None:
             return trace
         with transform_scope():
-            inputs = [placeholder(shape, dtype) for shape, dtype in avals]
+            inputs = [_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
             dynamic = treedef.unflatten(inputs)
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
             self.trace_count += 1
@@ -277,6 +282,12 @@ class Jitted:
                 return name
             leaf_index -= count
         return f"leaf {leaf_index}"
+
+
+def _placeholder(shape: Any, dtype: Any, weak: bool) -> TracedTensor:
+    leaf = placeholder(shape, dtype)
+    leaf._weak = weak
+    return leaf
 
 
 def _shape_dtype(array: np.ndarray) -> tuple[Any, Any]:

@@ -170,6 +170,10 @@ def apply(op: Primitive, inputs: Sequence[TracedTensor]) -> list[TracedTensor]:
         TracedTensor(key, aval, bindings, unbound, lin, depth, diff)
         for key, aval in zip(op_key.outputs, avals)
     ]
+    if inputs and all(t._weak for t in inputs):
+        kind = inputs[0].dtype.kind
+        for out in outputs:
+            out._weak = out.dtype.kind == kind
     if depth >= EAGER_DEPTH and not unbound and not in_transform():
         # Outside transforms tf8 feels eager: a concrete chain never grows without bound,
         # so a loop that only ever reads a reduction of its state stays linear in time.
@@ -193,6 +197,7 @@ class TracedTensor:
         "_lin",
         "_depth",
         "_diff",
+        "_weak",
         "_value",
         "__weakref__",
     )
@@ -215,6 +220,7 @@ class TracedTensor:
         self._lin = lin
         self._depth = depth
         self._diff = diff  # depends on an argument a transform is differentiating
+        self._weak = False  # weakly typed (a Python scalar's stand-in): promotion defers
         self._value: np.ndarray | None = None
 
     # --- metadata -------------------------------------------------------------------------

@@ -65,11 +65,22 @@ def test_retraces_on_new_shape_or_dtype():
 
 
 def test_scalars_and_zero_d_arrays_share_a_trace():
+    """numpy scalars and 0-d arrays are strongly typed and share a trace; Python scalars are
+    weakly typed (as in JAX), so they get their own, shared by every Python float."""
     f, traces = counted(lambda x: x * 2.0)
-    assert f(1.5) == 3.0
     assert f(np.float64(2.0)) == 4.0
     assert f(np.array(3.0)) == 6.0
     assert len(traces) == 1
+    assert f(1.5) == 3.0
+    assert f(2.5) == 5.0
+    assert len(traces) == 2
+
+
+def test_python_scalars_are_weakly_typed_under_jit():
+    scale = tf8.jit(lambda a, s: a * (s * 2.0))
+    assert scale(np.ones(3, np.float32), 2.0).dtype == np.float32
+    assert scale(np.ones(3, np.float32), np.float64(2.0)).dtype == np.float64
+    assert tf8.jit(lambda s: s + 1)(3).dtype == np.int64
 
 
 def test_non_canonical_dtypes_are_converted():

@@ -507,13 +507,6 @@ def test_jit_retrace_rules():
     assert j.trace_count == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="jit(lambda a, s: a*s)(float32 array, 2.0) returns float64; JAX keeps float32 "
-    "because a Python scalar argument is weakly typed (and tf8's own NEP 50 rule keeps "
-    "float32 for `a * 2.0` outside jit). Jitted._trace makes a strong float64 placeholder "
-    "for Python scalars",
-)
 def test_jit_python_scalar_argument_is_weakly_typed():
     a = np.ones(2, np.float32)
     assert (a * 2.0).dtype == np.float32

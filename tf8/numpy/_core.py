@@ -88,8 +88,15 @@ def astype(x: ArrayLike, dtype: Any) -> TracedTensor:
     return apply1("convert", [x], dtype=target)
 
 
+_WEAK_SAMPLE = {"b": False, "i": 0, "f": 0.0, "c": 0j}
+
+
 def _dtype_of(value: Any) -> Any:
-    return value.dtype if isinstance(value, TracedTensor) else value
+    """What promotion sees: a dtype, or (for Python scalars and weakly typed traced values,
+    e.g. a Python float passed to jit) a Python scalar of the same kind."""
+    if isinstance(value, TracedTensor):
+        return _WEAK_SAMPLE[value.dtype.kind] if value._weak else value.dtype
+    return value
 
 
 def promote(*values: ArrayLike) -> list[TracedTensor]:
@@ -99,9 +106,18 @@ def promote(*values: ArrayLike) -> list[TracedTensor]:
     ]
     dtype = dt.result_type(*[_dtype_of(v) for v in operands])
     return [
-        astype(v, dtype) if isinstance(v, TracedTensor) else constant(np.asarray(v, dtype=dtype))
+        astype(v, dtype)
+        if isinstance(v, TracedTensor)
+        else _weak(constant(np.asarray(v, dtype=dtype)))
         for v in operands
     ]
+
+
+def _weak(t: TracedTensor) -> TracedTensor:
+    """Mark a constant lifted from a Python scalar as weakly typed (results of ops whose
+    inputs are all weak stay weak, as in JAX)."""
+    t._weak = True
+    return t
 
 
 def result_type(*values: ArrayLike) -> np.dtype:
