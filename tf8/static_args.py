@@ -12,9 +12,46 @@ import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
+
 from tf8.errors import TracingError
 
 Statics = tuple[tuple[tuple[Any, ...], ...], tuple[tuple[Any, ...], ...]]
+
+
+class StaticValue:
+    """A static argument as part of jit's cache key: two are equal when they trace alike.
+
+    `==` is not enough: 2 == 2.0 and 0.0 == -0.0, yet each bakes a different constant into
+    the trace (an int or a float; a zero whose sign `x * -0.0` keeps), and nan != nan would
+    retrace on every call. So the key is the value's type with floats read bit for bit.
+    """
+
+    __slots__ = ("value", "_token")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self._token = _token(value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StaticValue) and self._token == other._token
+
+    def __hash__(self) -> int:
+        return hash(self._token)  # TypeError for an unhashable value, as jit expects
+
+    def __repr__(self) -> str:
+        return f"StaticValue({self.value!r})"
+
+
+def _token(value: Any) -> Any:
+    """`value`'s identity as a trace constant: its type, floats as their exact bits."""
+    if isinstance(value, (float, np.floating)):
+        return type(value), float(value).hex()
+    if isinstance(value, (complex, np.complexfloating)):
+        return type(value), float(value.real).hex(), float(value.imag).hex()
+    if type(value) is tuple:
+        return tuple, tuple(_token(v) for v in value)
+    return type(value), value
 
 
 class StaticArgs:
@@ -35,13 +72,13 @@ class StaticArgs:
         return bool(self.nums or self.names)
 
     def split(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Statics]:
-        """((dynamic args, dynamic kwargs), statics): statics is the cache-key part, with
-        each value's type (2 and 2.0 trace differently)."""
+        """((dynamic args, dynamic kwargs), statics): statics is the cache-key part, each
+        value wrapped as a `StaticValue` (2 and 2.0, 0.0 and -0.0 trace differently)."""
         nums, names = self.nums, self.names
         dynamic_args = tuple(a for i, a in enumerate(args) if i not in nums)
-        positional = tuple((i, type(args[i]), args[i]) for i in sorted(nums) if i < len(args))
+        positional = tuple((i, StaticValue(args[i])) for i in sorted(nums) if i < len(args))
         dynamic_kwargs = {k: v for k, v in kwargs.items() if k not in names}
-        keyword = tuple(sorted((k, type(v), v) for k, v in kwargs.items() if k in names))
+        keyword = tuple(sorted((k, StaticValue(v)) for k, v in kwargs.items() if k in names))
         return (dynamic_args, dynamic_kwargs), (positional, keyword)
 
     @staticmethod
@@ -49,14 +86,15 @@ class StaticArgs:
         """The call's (args, kwargs) from `split`'s parts (dynamic ones now traced)."""
         (dynamic_args, dynamic_kwargs), (positional, keyword) = dynamic, statics
         args = list(dynamic_args)
-        for i, _, value in positional:
-            args.insert(i, value)
-        return args, {**dynamic_kwargs, **{k: v for k, _, v in keyword}}
+        for i, static in positional:
+            args.insert(i, static.value)
+        return args, {**dynamic_kwargs, **{k: static.value for k, static in keyword}}
 
     def unhashable_error(self, statics: Statics) -> TracingError:
         """The error for a static value that cannot key the cache, naming the argument."""
         positional, keyword = statics
-        named = [(f"{i}", v) for i, _, v in positional] + [(f"{k!r}", v) for k, _, v in keyword]
+        named = [(f"{i}", s.value) for i, s in positional]
+        named += [(f"{k!r}", s.value) for k, s in keyword]
         for what, value in named:
             try:
                 hash(value)
