@@ -199,3 +199,16 @@ def test_holomorphic_jvp_vjp_grad(f, derivative):
         g = tf8.grad(f, holomorphic=True)(zi)
         np.testing.assert_allclose(g, derivative(zi), rtol=1e-12)
     tf8.check_grads(f, [z], order=2)
+
+
+def test_product_derivatives_with_zero_factors():
+    # The property cases keep one zero per product (central differences cannot resolve the
+    # exact 0 derivative of a product with two zero factors); this pins the closed forms.
+    np.testing.assert_array_equal(tf8.grad(tnp.prod)(np.array([2.0, 0.0, 3.0])), [0.0, 6.0, 0.0])
+    np.testing.assert_array_equal(tf8.grad(tnp.prod)(np.array([2.0, 0.0, 0.0])), [0.0, 0.0, 0.0])
+    hessian = tf8.hessian(tnp.prod)(np.array([2.0, 0.0, 0.0]))
+    np.testing.assert_array_equal(hessian, [[0.0, 0.0, 0.0], [0.0, 0.0, 2.0], [0.0, 2.0, 0.0]])
+    z, t = np.array([2 + 1j, 0j, -0j]), np.array([1.0, 1 + 1j, 1j])
+    assert tf8.jvp(tnp.prod, (z,), (t,))[1] == 0
+    _, tangent = tf8.jvp(tnp.prod, (z[:2],), (t[:2],))
+    np.testing.assert_allclose(tangent, (2 + 1j) * (1 + 1j), rtol=1e-15)
