@@ -99,7 +99,7 @@ def reachable(outputs: Sequence[ValueKey]) -> tuple[set[int], set[ValueKey]]:
     return set(operations), inputs
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=max(25, settings.default.max_examples), deadline=None)
 @given(family=graph_families(), values=st.lists(st.integers(-50, 50), min_size=4, max_size=4))
 def test_compiled_programs_compute_what_the_keys_say(
     family: tuple[list[Graph], list[Graph], list[ValueKey]], values: list[int]
@@ -128,7 +128,7 @@ def test_compiled_programs_compute_what_the_keys_say(
     assert program.eval(bound, MODULUS) == direct_eval(outputs, bindings)
 
 
-@settings(max_examples=20, deadline=None, derandomize=True)
+@settings(max_examples=max(20, settings.default.max_examples), deadline=None)
 @given(family=graph_families())
 def test_merging_is_idempotent_and_order_preserving(
     family: tuple[list[Graph], list[Graph], list[ValueKey]],

@@ -25,7 +25,7 @@ from tf8.ops.infer import describe, infer
 from tf8.ops.primitive import Aval, Primitive
 
 DTYPES = [np.bool_, np.int32, np.int64, np.float32, np.float64, np.complex64, np.complex128]
-PROPERTY = settings(max_examples=20, deadline=None, derandomize=True)
+PROPERTY = settings(max_examples=max(20, settings.default.max_examples), deadline=None)
 
 
 # --- slow references, written straight from the lax documentation ---------------------------

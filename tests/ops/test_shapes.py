@@ -33,7 +33,7 @@ from tf8.ops.shapes import (
     sym,
 )
 
-PROPERTY = settings(max_examples=50, deadline=None, derandomize=True)
+PROPERTY = settings(max_examples=max(50, settings.default.max_examples), deadline=None)
 NAMES = ("n", "m", "k")
 n, m, k = sym("n"), sym("m"), sym("k")
 

@@ -151,7 +151,7 @@ def test_zero_dimensional_values_nest_their_ufunc_calls():
     assert type(total) is np.ndarray and total.shape == () and total.flags.writeable
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=max(40, settings.default.max_examples), deadline=None)
 @given(spec=steps, shape=st.sampled_from([(), (7,), (4, 4)]), reduce=st.booleans())
 def test_random_programs_equal_the_plain_runtime_bit_for_bit(spec, shape, reduce):
     (fast, plain), feed = run_all(spec, shape, [Runtime(), plain_runtime()], reduce=reduce)

@@ -362,7 +362,7 @@ def test_simplification_is_linear_in_program_length():
 # --- all passes together against the unoptimised program --------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=max(60, settings.default.max_examples), deadline=None)
 @given(spec=steps, shape=st.sampled_from([(), (5,), (3, 3), (2, 3, 1)]), reduce=st.booleans())
 def test_random_programs_agree_with_and_without_passes(spec, shape, reduce):
     (optimised, plain), _ = run_all(

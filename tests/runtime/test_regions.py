@@ -163,7 +163,7 @@ def test_a_transposed_read_of_a_region_value_ends_the_region():
     assert same_bits(prepared.run(a)[0], expected)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=max(25, settings.default.max_examples), deadline=None)
 @given(spec=steps, shape=st.sampled_from([(N,), (260, 260)]), reduce=st.booleans())
 def test_random_programs_are_bit_for_bit_equal_with_and_without_regions(spec, shape, reduce):
     runtimes = [Runtime(), Runtime(regions=False), plain_runtime()]
