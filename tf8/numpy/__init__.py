@@ -96,7 +96,7 @@ from ._math import (
 )
 from ._matrix import diag, diagflat, diagonal, trace, tril, triu
 from ._pad import pad
-from ._rearrange import flip, fliplr, flipud, repeat, roll, rot90, tile
+from ._rearrange import diff, flip, fliplr, flipud, repeat, roll, rot90, tile
 from ._reductions import (
     all,
     amax,

@@ -1,4 +1,4 @@
-"""Rearranging elements: flip, roll, rot90, tile, repeat."""
+"""Rearranging elements: flip, roll, rot90, tile, repeat, diff."""
 
 from __future__ import annotations
 
@@ -147,3 +147,22 @@ def repeat(a: ArrayLike, repeats: Any, axis: int | None = None) -> TracedTensor:
     from ._indexing import take
 
     return take(x, np.repeat(np.arange(n), counts), axis)
+
+
+def diff(a: ArrayLike, n: int = 1, axis: int = -1) -> TracedTensor:
+    """numpy.diff: the n-th discrete difference along `axis` (bool: not-equal, as numpy)."""
+    from ._ufuncs import not_equal, subtract
+
+    x = asarray(a)
+    if x.ndim == 0:
+        raise ShapeError("diff requires input that is at least one dimensional")
+    if not isinstance(n, int) or n < 0:
+        raise ShapeError(f"order must be non-negative but got {n!r}")
+    ax = normalize_axis(axis, x.ndim)
+    for _ in range(n):
+        size = x.shape[ax]
+        if dims_equal(size, 0) is True:
+            break
+        upper, lower = _cut(x, ax, 1, size), _cut(x, ax, 0, size - 1)
+        x = not_equal(upper, lower) if x.dtype == dt.bool_ else subtract(upper, lower)
+    return x
