@@ -19,6 +19,7 @@ from tf8.ops.dtypes import (
 from tf8.ops.extension.einsum import einsum
 
 from . import _methods, linalg
+from ._along import cross, take_along_axis
 from ._contract import dot, inner, kron, matmul, outer, tensordot, vdot, vecdot
 from ._core import (
     array,

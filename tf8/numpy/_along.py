@@ -1,0 +1,78 @@
+"""take_along_axis and cross: numpy functions built from indexing and products."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tf8.errors import DTypeError, ShapeError
+from tf8.ops import dtypes as dt
+from tf8.ops.shapes import dims_equal, shape_str
+from tf8.traced import TracedTensor, apply1
+
+from ._core import ArrayLike, asarray, broadcast_shapes, broadcast_to, normalize_axis, promote
+from ._shape import moveaxis, ravel, stack
+
+
+def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None) -> TracedTensor:
+    """numpy.take_along_axis: pick values along `axis` at `indices` (same rank as `arr`,
+    broadcast against it on the other axes); negative indices count from the end."""
+    x, idx = asarray(arr), asarray(indices)
+    if idx.dtype not in dt.INTEGERS:
+        raise DTypeError(f"take_along_axis: indices must be integers, got {idx.dtype}")
+    if axis is None:
+        x, axis = ravel(x), 0
+        if idx.ndim != 1:
+            raise ShapeError(f"take_along_axis: with axis=None indices must be 1-D, got {idx.aval}")
+    if idx.ndim != x.ndim:
+        raise ShapeError(
+            f"take_along_axis: `indices` and `arr` must have the same number of dimensions, "
+            f"got {shape_str(idx.shape)} and {shape_str(x.shape)}"
+        )
+    ax = normalize_axis(axis, x.ndim)
+    others = broadcast_shapes(
+        tuple(d for i, d in enumerate(x.shape) if i != ax),
+        tuple(d for i, d in enumerate(idx.shape) if i != ax),
+    )
+    shape = others[:ax] + (idx.shape[ax],) + others[ax:]
+    grids: list[Any] = []
+    for d in range(x.ndim):
+        if d == ax:
+            grids.append(broadcast_to(idx, shape))
+        else:
+            grids.append(apply1("iota", [], shape=shape, dtype=dt.int64, dimension=d))
+    if any(
+        dims_equal(a, b) is False and dims_equal(a, 1) is not True
+        for i, (a, b) in enumerate(zip(x.shape, shape))
+        if i != ax
+    ):
+        raise ShapeError(
+            f"take_along_axis: cannot broadcast {shape_str(x.shape)} to {shape_str(shape)}"
+        )
+    source = broadcast_to(x, tuple(s if i != ax else x.shape[ax] for i, s in enumerate(shape)))
+    return source[tuple(grids)]
+
+
+def cross(a: ArrayLike, b: ArrayLike, axis: int = -1) -> TracedTensor:
+    """numpy.cross of 3-vectors (or 2-vectors, giving the z component) along `axis`."""
+    from ._ufuncs import multiply, subtract
+
+    x, y = promote(a, b)
+    if x.ndim == 0 or y.ndim == 0:
+        raise ShapeError("cross: operands must have at least one dimension")
+    x, y = moveaxis(x, axis, -1), moveaxis(y, axis, -1)
+    n, m = x.shape[-1], y.shape[-1]
+    if {n, m} - {2, 3} or n != m:
+        raise ShapeError(
+            f"cross: incompatible vector sizes {n} and {m} (tf8 supports 2 or 3 on both sides)"
+        )
+
+    def part(v: TracedTensor, i: int) -> TracedTensor:
+        return v[..., i]
+
+    def det2(i: int, j: int) -> TracedTensor:
+        return subtract(multiply(part(x, i), part(y, j)), multiply(part(x, j), part(y, i)))
+
+    if n == 2:
+        return det2(0, 1)
+    out = stack([det2(1, 2), det2(2, 0), det2(0, 1)], axis=-1)
+    return moveaxis(out, -1, normalize_axis(axis, out.ndim))
