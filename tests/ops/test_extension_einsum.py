@@ -2,8 +2,11 @@
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import tf8
+import tf8.numpy as tnp
 from tf8.errors import ParameterError, ShapeError
 from tf8.ops.extension.einsum import Einsum, einsum
 
@@ -76,3 +79,22 @@ def test_einsum_mismatch_names_the_letter_and_sizes():
         einsum("ij,jk->ik", np.ones((2, 3)))
     with pytest.raises(ParameterError):
         einsum("ij->iz", np.ones((2, 3)))
+
+
+@given(seed=st.integers(0, 2**20))
+def test_random_einsums_along_their_path_match_numpy(seed):
+    """The kernel runs each pairwise step on tensordot where it can: any spec matches numpy."""
+    rng = np.random.default_rng(seed)
+    letters = "abcde"
+    sizes = {c: int(rng.integers(1, 4)) for c in letters}
+    inputs = [
+        "".join(rng.choice(list(letters), size=int(rng.integers(0, 4))))
+        for _ in range(int(rng.integers(1, 5)))
+    ]
+    present = sorted(set("".join(inputs)))
+    output = "".join(c for c in present if rng.random() < 0.4)
+    spec = ",".join(inputs) + "->" + output
+    arrays = [rng.standard_normal([sizes[c] for c in s]) for s in inputs]
+    np.testing.assert_allclose(
+        np.asarray(tnp.einsum(spec, *arrays)), np.einsum(spec, *arrays), rtol=1e-10, atol=1e-12
+    )
