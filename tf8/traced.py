@@ -29,7 +29,7 @@ from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.infer import infer
 from tf8.ops.primitive import Aval, Primitive
-from tf8.ops.shapes import Dim, as_dim, shape_str
+from tf8.ops.shapes import Dim, as_dim
 
 _uids = itertools.count(1)
 
@@ -389,12 +389,3 @@ def placeholder(
     """An unbound leaf: dims may be ints or names (`("n", 3)`) for symbolic shapes."""
     dims = tuple(as_dim(d) for d in shape)
     return _leaf(None, Aval(dims, dt.as_dtype(dtype)), name, "placeholder")
-
-
-def leaf_like(aval: Aval, value: np.ndarray | None, kind: str) -> TracedTensor:
-    """A fresh anonymous leaf (used by transforms for arguments, tangents and seeds)."""
-    return _leaf(value, aval, None, kind)
-
-
-def describe(t: TracedTensor) -> str:
-    return f"{t.dtype}{shape_str(t.shape)}"

@@ -156,9 +156,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
         if not shapes_match(p.shape, t.shape):
             raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
     outs, out_def = _flat_outputs(out)
-    tangents_out = jvp_graph(
-        outs, arguments.leaves, [_tangent_dtype(t, p) for t, p in zip(given, arguments.leaves)]
-    )
+    tangents_out = jvp_graph(outs, arguments.leaves, given)
     tangents_out = zeros_for(outs, tangents_out)
     finished = arguments.finish([*outs, *tangents_out])
     n = len(outs)
@@ -177,12 +175,6 @@ def _like_dtype(value: Any, dtype: np.dtype, what: str) -> TracedTensor:
     return t
 
 
-def _tangent_dtype(t: TracedTensor, primal: TracedTensor) -> TracedTensor:
-    from .lax import convert
-
-    return convert(t, primal.dtype) if dt.is_inexact(primal.dtype) else t
-
-
 def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
     """(f(*primals), f_jvp) where f_jvp(*tangents) evaluates the linearised map."""
     arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))))
@@ -195,7 +187,10 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
         flat = tree.tree_leaves(list(tangent_args))
         if len(flat) != len(tangents):
             raise TreeStructureError("linearize: tangents do not have the structure of primals")
-        mapping = {leaf.key: _tangent_dtype(as_traced(t), leaf) for leaf, t in zip(tangents, flat)}
+        mapping = {
+            leaf.key: _like_dtype(t, leaf.dtype, "linearize tangent")
+            for leaf, t in zip(tangents, flat)
+        }
         return tree.tree_unflatten(out_def, arguments.finish(tangents_out, mapping))
 
     return primal_out, f_jvp
