@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import (
-    ArityError,
     ConcretizationError,
     ConversionError,
     InPlaceAssignmentError,
@@ -148,13 +147,7 @@ def _same_array(a: Any, b: Any) -> bool:
 
 def apply(op: Primitive, inputs: Sequence[TracedTensor]) -> list[TracedTensor]:
     """Validate and record `op` on `inputs`; return its outputs (validation before the node)."""
-    in_avals = [t.aval for t in inputs]
-    if getattr(op, "is_extension", False):
-        if len(inputs) != op.input_count:
-            raise ArityError(f"{op!r} takes {op.input_count} operands, got {len(inputs)}")
-        avals = tuple(op.infer(in_avals, []))
-    else:
-        avals = infer(op, in_avals)
+    avals = infer(op, [t.aval for t in inputs])
     keys = tuple(t.key for t in inputs)
     role = PRIMARY
     lin = False

@@ -9,18 +9,10 @@ bindings dict (so rules emitting new ops merge bindings in O(1)).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from tf8.graph import OperationKey, ValueKey, materialize_merge
 from tf8.ops.infer import infer
-from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor, apply, merge_bindings
-
-
-def op_avals(op: Any, avals: Sequence[Aval]) -> tuple[Aval, ...]:
-    if getattr(op, "is_extension", False):
-        return tuple(op.infer(list(avals), []))
-    return infer(op, avals)
 
 
 class GraphWalk:
@@ -38,7 +30,7 @@ class GraphWalk:
             self.tensors[key] = TracedTensor(key, leaf.aval, self.bindings, unbound, diff=diff)
         for op_key in flat.operations:
             ins = [self.tensors[k] for k in op_key.inputs]
-            avals = op_avals(op_key.op, [t.aval for t in ins])
+            avals = infer(op_key.op, [t.aval for t in ins])
             unbound = any(t._unbound for t in ins)
             diff = any(t._diff for t in ins)
             for out_key, aval in zip(op_key.outputs, avals):

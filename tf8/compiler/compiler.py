@@ -16,7 +16,7 @@ from tf8.graph import ValueKey, compile_program, materialize_merge
 from tf8.ops.infer import infer
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
-from tf8.traced import Conflict, LeafKey, TracedTensor
+from tf8.traced import Conflict, LeafKey, TracedTensor, merge_bindings
 
 from .program import SemanticFingerprint, SemanticInstruction, SemanticProgram, format_program
 from .prune import prune_outputs
@@ -73,33 +73,6 @@ class CompiledGraph:
         )
 
 
-def _collect_bindings(outputs: Sequence[TracedTensor]) -> dict[ValueKey, Any]:
-    merged: dict[ValueKey, Any] = {}
-    seen: set[int] = set()
-    for t in outputs:
-        if id(t._bindings) in seen:
-            continue
-        seen.add(id(t._bindings))
-        for key, array in t._bindings.items():
-            old = merged.get(key)
-            if old is None or old is array:
-                merged[key] = array
-            elif (
-                isinstance(array, Conflict)
-                or isinstance(old, Conflict)
-                or not (
-                    old.shape == array.shape
-                    and old.dtype == array.dtype
-                    and np.array_equal(old, array, equal_nan=True)
-                )
-            ):
-                arrays = (old.arrays if isinstance(old, Conflict) else (old,)) + (
-                    array.arrays if isinstance(array, Conflict) else (array,)
-                )
-                merged[key] = Conflict(arrays)
-    return merged
-
-
 def _leaf(key: ValueKey) -> LeafKey:
     leaf = key.input_key
     if not isinstance(leaf, LeafKey):
@@ -126,7 +99,7 @@ class GraphCompiler:
         for t in outputs:
             if not isinstance(t, TracedTensor):
                 raise CompileError(f"compile takes TracedTensors, got {type(t).__name__}")
-        bindings = _collect_bindings(outputs)
+        bindings = merge_bindings(outputs)
         flat = materialize_merge(None, [t.key for t in outputs])
         ssa = prune_outputs(compile_program(flat))
         input_keys = list(ssa.input_keys)
@@ -230,11 +203,7 @@ def _semantic_program(
     for inst in ssa.instructions:
         ins = tuple(renumber[s] for s in inst.inputs)
         outs = []
-        in_avals = [avals[s] for s in ins]
-        if getattr(inst.op, "is_extension", False):
-            out_avals = inst.op.infer(in_avals, guards)
-        else:
-            out_avals = infer(inst.op, in_avals, guards)
+        out_avals = infer(inst.op, [avals[s] for s in ins], guards)
         for slot, aval in zip(inst.outputs, out_avals):
             renumber[slot] = next_slot
             outs.append(next_slot)

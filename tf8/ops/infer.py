@@ -8,6 +8,7 @@ name the op, the shapes and the dtypes involved.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -137,13 +138,18 @@ def elementwise_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> t
     return first
 
 
-def infer(op: Primitive, avals: Sequence[Aval], guards: Guards | None = None) -> tuple[Aval, ...]:
-    """Output avals of `op` on `avals` (arity, dtypes, shapes validated)."""
-    if not op.row.accepts_arity(len(avals)):
-        from tf8.errors import ArityError
+def infer(op: Any, avals: Sequence[Aval], guards: Guards | None = None) -> tuple[Aval, ...]:
+    """Output avals of `op` (a catalog primitive or an extension op) on `avals`, with arity,
+    dtypes and shapes validated: the one entry point tracing, compiling and AD use."""
+    from tf8.errors import ArityError
 
-        raise ArityError(f"{op.name} takes {op.row.arity_str()} operands, got {len(avals)}")
     guards = [] if guards is None else guards
+    if getattr(op, "is_extension", False):
+        if len(avals) != op.input_count:
+            raise ArityError(f"{op!r} takes {op.input_count} operands, got {len(avals)}")
+        return tuple(op.infer(list(avals), guards))
+    if not op.row.accepts_arity(len(avals)):
+        raise ArityError(f"{op.name} takes {op.row.arity_str()} operands, got {len(avals)}")
     dtype = infer_dtype(op, avals)
     rule = SHAPE_RULES.get(op.name, elementwise_shape)
     return (Aval(tuple(rule(op, avals, guards)), dtype),)
