@@ -59,22 +59,23 @@ def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None)
     return transform("irfft", tensor(a), n, axis, norm)
 
 
+def _complex_nd(kind: str, a: Any, s: Lengths, axes: Axes, norm: str | None) -> TracedTensor:
+    """fftn / ifftn: the 1-D transform along each axis, last axis first (numpy's order)."""
+    x = tensor(a)
+    lengths, axes = _lengths_and_axes(kind + "n", x, s, axes)
+    for n, axis in reversed(list(zip(lengths, axes))):
+        x = transform(kind, x, n, axis, norm)
+    return _complex(x)
+
+
 def fftn(a: Any, s: Lengths = None, axes: Axes = None, norm: str | None = None) -> TracedTensor:
     """n-D discrete Fourier transform over `axes`."""
-    x = tensor(a)
-    lengths, axes = _lengths_and_axes("fftn", x, s, axes)
-    for n, axis in reversed(list(zip(lengths, axes))):
-        x = transform("fft", x, n, axis, norm)
-    return _complex(x)
+    return _complex_nd("fft", a, s, axes, norm)
 
 
 def ifftn(a: Any, s: Lengths = None, axes: Axes = None, norm: str | None = None) -> TracedTensor:
     """n-D inverse discrete Fourier transform over `axes`."""
-    x = tensor(a)
-    lengths, axes = _lengths_and_axes("ifftn", x, s, axes)
-    for n, axis in reversed(list(zip(lengths, axes))):
-        x = transform("ifft", x, n, axis, norm)
-    return _complex(x)
+    return _complex_nd("ifft", a, s, axes, norm)
 
 
 def rfftn(a: Any, s: Lengths = None, axes: Axes = None, norm: str | None = None) -> TracedTensor:

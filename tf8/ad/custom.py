@@ -54,6 +54,15 @@ class _Marker(ExtensionOp):
         outs = arrays[: self.output_count]
         return outs[0] if self.output_count == 1 else tuple(outs)
 
+    def _arguments(self, kind: str, primals, tangents) -> tuple[Any, list, list]:
+        """(rule holder, the call's arguments, their tangents with zeros materialised);
+        refuses tangents that reached the outputs through a closure."""
+        holder, _ = self.payload
+        n = self.output_count
+        _refuse_closures(kind, holder, tangents, n)
+        xs = list(primals[n:])
+        return holder, xs, [materialize(t, x.aval) for t, x in zip(tangents[n:], xs)]
+
 
 def _call_with_marker(
     rule_holder: Any, marker_cls: type, fun: Callable, args: Sequence[Any]
@@ -81,11 +90,8 @@ class _JvpMarker(_Marker):
     name = "custom_jvp_call"
 
     def jvp(self, op, primals, outputs, tangents):
-        holder, treedef = self.payload
-        n = self.output_count
-        _refuse_closures("custom_jvp", holder, tangents, n)
-        xs = primals[n:]
-        ts = [materialize(t, x.aval) for t, x in zip(tangents[n:], xs)]
+        holder, xs, ts = self._arguments("custom_jvp", primals, tangents)
+        treedef = self.payload[1]
         result = holder.jvp_rule(tuple(xs), tuple(ts))
         if not (isinstance(result, tuple) and len(result) == 2):
             raise DifferentiationError("a custom_jvp rule must return (primal_out, tangent_out)")
@@ -174,17 +180,14 @@ class _VjpMarker(_Marker):
     name = "custom_vjp_call"
 
     def jvp(self, op, primals, outputs, tangents):
-        holder, treedef = self.payload
-        n = self.output_count
-        _refuse_closures("custom_vjp", holder, tangents, n)
-        xs = primals[n:]
+        holder, xs, ts = self._arguments("custom_vjp", primals, tangents)
         fwd_out = holder.fwd(*xs)
         if not (isinstance(fwd_out, tuple) and len(fwd_out) == 2):
             raise DifferentiationError("custom_vjp fwd must return (output, residuals)")
         _, residuals = fwd_out
-        ts = [materialize(t, x.aval) for t, x in zip(tangents[n:], xs)]
         out_avals = tuple(o.aval for o in outputs)
-        linear = _VjpLinear((_VjpCall(holder, residuals, out_avals),), len(ts), n)
+        call = _VjpCall(holder, residuals, out_avals)
+        linear = _VjpLinear((call,), len(ts), self.output_count)
         return apply(linear, ts)
 
 
