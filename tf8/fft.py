@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tf8.ad.lax import convert
 from tf8.errors import ParameterError
+from tf8.lax.builders import convert
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.fft import transform
 from tf8.traced import TracedTensor, tensor

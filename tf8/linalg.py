@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ad.lax import compare, convert, full, mul, reduce_sum, reshape, transpose, unary
 from tf8.errors import ParameterError, ShapeError
+from tf8.lax.builders import compare, convert, full, mul, reduce_sum, reshape, transpose, unary
 from tf8.ops import dtypes as dt
 from tf8.ops.extension import linalg as ops
 from tf8.ops.extension.linalg.arguments import as_matrix, as_system, unvector

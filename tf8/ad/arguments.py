@@ -18,10 +18,10 @@ import numpy as np
 
 from tf8 import traced
 from tf8.graph import ValueKey
+from tf8.lax.builders import zeros
 from tf8.ops import dtypes as dt
 from tf8.traced import LeafKey, TracedTensor, evaluate_all, in_transform
 
-from .lax import zeros
 from .walk import substitute
 
 _uids = itertools.count(1)

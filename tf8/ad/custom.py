@@ -12,12 +12,12 @@ from typing import Any
 
 from tf8 import tree
 from tf8.errors import DifferentiationError, TreeStructureError
+from tf8.lax.builders import materialize
 from tf8.ops.extension import ExtensionOp
 from tf8.ops.primitive import Aval
 from tf8.traced import apply
 
 from .arguments import as_traced
-from .lax import materialize
 from .transforms import shapes_match
 
 

@@ -15,12 +15,12 @@ import numpy as np
 
 from tf8 import tree
 from tf8.errors import DifferentiationError
+from tf8.lax.builders import reshape, zeros
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
 from .arguments import as_traced, check_differentiable, zeros_for
-from .lax import reshape, zeros
 from .linearize import jvp_graph, transpose_graph
 from .transforms import _flat_outputs, _tangent_leaves, _trace, _unflatten_per_arg
 from .walk import substitute

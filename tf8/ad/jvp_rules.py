@@ -13,11 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tf8.ops import dtypes as dt
-from tf8.ops.primitive import Primitive
-from tf8.traced import TracedTensor, apply, apply1
-
-from .lax import (
+from tf8.lax.builders import (
     Tangent,
     add,
     add_any,
@@ -36,6 +32,9 @@ from .lax import (
     sub,
     unary,
 )
+from tf8.ops import dtypes as dt
+from tf8.ops.primitive import Primitive
+from tf8.traced import TracedTensor, apply, apply1
 
 JvpRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 
 from tf8.errors import DifferentiationError
 from tf8.graph import ValueKey
+from tf8.lax.builders import Tangent, add_any, convert
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor, linear_scope
 
 from .jvp_rules import JVP_RULES
-from .lax import Tangent, add_any, convert
 from .transpose_rules import TRANSPOSE_RULES
 from .walk import GraphWalk
 

@@ -13,12 +13,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from tf8.ops import dtypes as dt
-from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
-from tf8.ops.primitive import Primitive
-from tf8.traced import TracedTensor, apply1
-
-from .lax import (
+from tf8.lax.builders import (
     Tangent,
     broadcast,
     compare,
@@ -32,6 +27,10 @@ from .lax import (
     transpose,
     zeros,
 )
+from tf8.ops import dtypes as dt
+from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
+from tf8.ops.primitive import Primitive
+from tf8.traced import TracedTensor, apply1
 
 TransposeRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[bool], TracedTensor], list[Tangent]

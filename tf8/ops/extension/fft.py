@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import scipy.fft
 
-from tf8.ad.lax import convert, mul, real, zeros
 from tf8.errors import DTypeError, ParameterError
+from tf8.lax.builders import convert, mul, real, zeros
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, ConstantValue
 from tf8.ops.shapes import shape_str

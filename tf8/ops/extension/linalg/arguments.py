@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ad.lax import broadcast, convert, reshape
 from tf8.errors import ShapeError
+from tf8.lax.builders import broadcast, convert, reshape
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import is_symbolic, shape_str
 from tf8.traced import TracedTensor, tensor

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ad.lax import add, compare, mul, select, sub
 from tf8.errors import DTypeError, LinAlgError, ShapeError
+from tf8.lax.builders import add, compare, mul, select, sub
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, shape_str

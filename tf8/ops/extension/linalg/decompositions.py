@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tf8.ad.lax import add, convert, mul, neg, real, sub
 from tf8.errors import DifferentiationError
+from tf8.lax.builders import add, convert, mul, neg, real, sub
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor, apply

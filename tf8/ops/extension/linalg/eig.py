@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tf8.ad.lax import add, compare, convert, mul, neg, real, reduce_sum, unary
+from tf8.lax.builders import add, compare, convert, mul, neg, real, reduce_sum, unary
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor, apply, apply1

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import scipy.linalg
 
-from tf8.ad.lax import materialize
+from tf8.lax.builders import materialize
 from tf8.traced import apply
 
 from ..matrix import blocks, columns, mT, rows

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from tf8.ad.lax import add, add_any, conj, convert, mul, neg, real, sub
 from tf8.errors import ParameterError
+from tf8.lax.builders import add, add_any, conj, convert, mul, neg, real, sub
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor, apply

@@ -1,4 +1,4 @@
-"""Small same-shape helpers the AD rules are written in (so rules read like the math).
+"""Same-shape op builders that libraries and AD rules are written in (rules read like math).
 
 Operands of a rule already share shape and dtype, so these emit catalog primitives directly;
 Python numbers become constants of the operand's dtype.

@@ -1,0 +1,308 @@
+"""JAX's `lax` names on tf8's primitives: one catalog row per function, no promotion.
+
+As in JAX, operands must already share a dtype (Python scalars are weak: they take the other
+operand's dtype), and shapes must already agree (`broadcast_in_dim` first). Arrays that are not
+traced become structural constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import DTypeError, ParameterError
+from tf8.lax.builders import full
+from tf8.ops import dtypes as dt
+from tf8.ops.primitive import ConstantValue
+from tf8.traced import TracedTensor, apply1, concrete_array
+
+_SCALARS = (bool, int, float, complex)
+
+
+def _array(x: Any, like: TracedTensor | None = None) -> TracedTensor:
+    """`x` as a TracedTensor; a Python scalar takes `like`'s dtype and shape (weak typing)."""
+    if isinstance(x, TracedTensor):
+        return x
+    if like is not None and isinstance(x, _SCALARS) and not isinstance(x, np.generic):
+        return full(like.aval, x)
+    else:
+        value = concrete_array(x)
+    return apply1("constant", [], value=ConstantValue(value))
+
+
+def _operands(*xs: Any) -> list[TracedTensor]:
+    like = next((x for x in xs if isinstance(x, TracedTensor)), None)
+    if like is None:
+        like = next((x for x in xs if not isinstance(x, _SCALARS)), None)
+        like = None if like is None else _array(like)
+    return [_array(x, like) for x in xs]
+
+
+def _unary(name: str):
+    def fn(x: Any) -> TracedTensor:
+        return apply1(name, [_array(x)])
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"lax.{name}: the `{name}` primitive, elementwise."
+    return fn
+
+
+def _binary(name: str, public: str | None = None):
+    def fn(x: Any, y: Any) -> TracedTensor:
+        return apply1(name, _operands(x, y))
+
+    fn.__name__ = fn.__qualname__ = public or name
+    fn.__doc__ = f"lax.{public or name}: the `{name}` primitive (equal shapes and dtypes)."
+    return fn
+
+
+def _comparison(direction: str):
+    def fn(x: Any, y: Any) -> TracedTensor:
+        return apply1("compare", _operands(x, y), direction=direction)
+
+    fn.__name__ = fn.__qualname__ = direction
+    fn.__doc__ = f"lax.{direction}: elementwise comparison ({direction}), bool result."
+    return fn
+
+
+add, sub, mul, div, rem, pow = (_binary(n) for n in ("add", "sub", "mul", "div", "rem", "pow"))
+max, min = _binary("maximum", "max"), _binary("minimum", "min")  # noqa: A001 - JAX's names
+atan2 = _binary("atan2")
+complex = _binary("complex")  # noqa: A001
+bitwise_and, bitwise_or = _binary("and", "bitwise_and"), _binary("or", "bitwise_or")
+eq, ne, lt, le, gt, ge = (_comparison(d) for d in ("eq", "ne", "lt", "le", "gt", "ge"))
+(neg, abs, sign, conj, real, imag, exp, expm1, log, log1p, sin, cos, tan) = (  # noqa: A001
+    _unary(n) for n in "neg abs sign conj real imag exp expm1 log log1p sin cos tan".split()
+)
+(sinh, cosh, tanh, asin, acos, atan, sqrt, rsqrt, erf, logistic, floor, ceil, round) = (  # noqa: A001
+    _unary(n)
+    for n in "sinh cosh tanh asin acos atan sqrt rsqrt erf logistic floor ceil round".split()
+)
+bitwise_not = _unary("not")
+
+
+def select(pred: Any, on_true: Any, on_false: Any) -> TracedTensor:
+    """lax.select: `on_true` where `pred`, else `on_false` (same shapes; pred is bool)."""
+    a, b = _operands(on_true, on_false)
+    return apply1("select", [_array(pred), a, b])
+
+
+def clamp(min: Any, x: Any, max: Any) -> TracedTensor:  # noqa: A002
+    """lax.clamp(min, x, max) = minimum(maximum(x, min), max)."""
+    lo, value, hi = _operands(min, x, max)
+    return apply1("clamp", [lo, value, hi])
+
+
+def convert_element_type(operand: Any, new_dtype: Any) -> TracedTensor:
+    """Cast to `new_dtype` (complex → real keeps the real part, as numpy does)."""
+    x = _array(operand)
+    dtype = dt.as_dtype(new_dtype)
+    return x if x.dtype == dtype else apply1("convert", [x], dtype=dtype)
+
+
+def dot_general(
+    lhs: Any,
+    rhs: Any,
+    dimension_numbers: Any,
+    precision: Any = None,
+    preferred_element_type: Any = None,
+) -> TracedTensor:
+    """lax.dot_general; `dimension_numbers` = ((lhs_contract, rhs_contract), (lhs_batch,
+    rhs_batch)). `precision` is accepted and ignored (numpy computes at full precision)."""
+    try:
+        (lc, rc), (lb, rb) = dimension_numbers
+    except (TypeError, ValueError):
+        raise ParameterError(
+            f"dot_general: dimension_numbers must be ((lhs_contract, rhs_contract), "
+            f"(lhs_batch, rhs_batch)), got {dimension_numbers!r}"
+        ) from None
+    x, y = _operands(lhs, rhs)
+    out = apply1(
+        "dot_general", [x, y], contracting=(tuple(lc), tuple(rc)), batch=(tuple(lb), tuple(rb))
+    )
+    if preferred_element_type is not None:
+        out = convert_element_type(out, preferred_element_type)
+    return out
+
+
+def dot(lhs: Any, rhs: Any, precision: Any = None) -> TracedTensor:
+    """lax.dot: vector·vector, matrix·vector or matrix·matrix."""
+    x, y = _operands(lhs, rhs)
+    if x.ndim not in (1, 2) or y.ndim not in (1, 2):
+        raise ParameterError(f"dot: needs 1-d or 2-d operands, got {x.aval} and {y.aval}")
+    return dot_general(x, y, (((x.ndim - 1,), (0,)), ((), ())))
+
+
+def _reduction(name: str):
+    def fn(operand: Any, axes: Sequence[int]) -> TracedTensor:
+        return apply1(name, [_array(operand)], axes=tuple(axes))
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"lax.{name}(operand, axes)."
+    return fn
+
+
+reduce_sum, reduce_prod, reduce_max, reduce_min = (
+    _reduction(n) for n in ("reduce_sum", "reduce_prod", "reduce_max", "reduce_min")
+)
+
+
+def argmax(operand: Any, axis: int, index_dtype: Any = "int64") -> TracedTensor:
+    return convert_element_type(apply1("argmax", [_array(operand)], axis=axis), index_dtype)
+
+
+def argmin(operand: Any, axis: int, index_dtype: Any = "int64") -> TracedTensor:
+    return convert_element_type(apply1("argmin", [_array(operand)], axis=axis), index_dtype)
+
+
+def cumsum(operand: Any, axis: int = 0, reverse: bool = False) -> TracedTensor:
+    return apply1("cumsum", [_array(operand)], axis=axis, reverse=bool(reverse))
+
+
+def transpose(operand: Any, permutation: Sequence[int]) -> TracedTensor:
+    return apply1("transpose", [_array(operand)], permutation=tuple(permutation))
+
+
+def reshape(operand: Any, new_sizes: Sequence[Any], dimensions: Any = None) -> TracedTensor:
+    """lax.reshape; `dimensions` (a permutation applied first) as in JAX."""
+    x = _array(operand)
+    if dimensions is not None:
+        x = transpose(x, dimensions)
+    return apply1("reshape", [x], shape=tuple(new_sizes))
+
+
+def broadcast_in_dim(
+    operand: Any, shape: Sequence[Any], broadcast_dimensions: Sequence[int]
+) -> TracedTensor:
+    return apply1(
+        "broadcast_in_dim",
+        [_array(operand)],
+        shape=tuple(shape),
+        broadcast_dimensions=tuple(broadcast_dimensions),
+    )
+
+
+def broadcast(operand: Any, sizes: Sequence[Any]) -> TracedTensor:
+    """New leading axes of `sizes`."""
+    x = _array(operand)
+    lead = len(sizes)
+    return broadcast_in_dim(x, (*sizes, *x.shape), tuple(range(lead, lead + x.ndim)))
+
+
+def expand_dims(operand: Any, dimensions: Sequence[int]) -> TracedTensor:
+    x = _array(operand)
+    ndim = x.ndim + len(dimensions)
+    dims = sorted(d % ndim for d in dimensions)
+    shape = list(x.shape)
+    for d in dims:
+        shape.insert(d, 1)
+    return reshape(x, shape)
+
+
+def squeeze(array: Any, dimensions: Sequence[int]) -> TracedTensor:
+    x = _array(array)
+    drop = {d % x.ndim for d in dimensions}
+    return reshape(x, [d for i, d in enumerate(x.shape) if i not in drop])
+
+
+def slice(  # noqa: A001 - JAX's name
+    operand: Any,
+    start_indices: Sequence[int],
+    limit_indices: Sequence[int],
+    strides: Sequence[int] | None = None,
+) -> TracedTensor:
+    return apply1(
+        "slice",
+        [_array(operand)],
+        start=tuple(start_indices),
+        limit=tuple(limit_indices),
+        strides=None if strides is None else tuple(strides),
+    )
+
+
+def _index_scalars(starts: Sequence[Any]) -> list[TracedTensor]:
+    out = []
+    for s in starts:
+        t = _array(s) if isinstance(s, TracedTensor) else _array(np.asarray(s, dtype=np.int64))
+        if t.dtype not in dt.INTEGERS:
+            raise DTypeError(f"start indices must be integers, got {t.aval}")
+        out.append(t)
+    return out
+
+
+def dynamic_slice(
+    operand: Any, start_indices: Sequence[Any], slice_sizes: Sequence[int]
+) -> TracedTensor:
+    """The block of `slice_sizes` at traced `start_indices` (clamped so it fits, as JAX)."""
+    starts = _index_scalars(start_indices)
+    return apply1("dynamic_slice", [_array(operand), *starts], slice_sizes=tuple(slice_sizes))
+
+
+def dynamic_update_slice(operand: Any, update: Any, start_indices: Sequence[Any]) -> TracedTensor:
+    """`operand` with the block `update` written at traced `start_indices` (clamped)."""
+    x, u = _operands(operand, update)
+    return apply1("dynamic_update_slice", [x, u, *_index_scalars(start_indices)])
+
+
+def dynamic_slice_in_dim(
+    operand: Any, start_index: Any, slice_size: int, axis: int = 0
+) -> TracedTensor:
+    x = _array(operand)
+    axis %= x.ndim
+    starts = [start_index if i == axis else 0 for i in range(x.ndim)]
+    sizes = [slice_size if i == axis else d for i, d in enumerate(x.shape)]
+    return dynamic_slice(x, starts, sizes)
+
+
+def dynamic_index_in_dim(
+    operand: Any, index: Any, axis: int = 0, keepdims: bool = True
+) -> TracedTensor:
+    out = dynamic_slice_in_dim(operand, index, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+def dynamic_update_slice_in_dim(operand: Any, update: Any, start_index: Any, axis: int):
+    x = _array(operand)
+    axis %= x.ndim
+    return dynamic_update_slice(x, update, [start_index if i == axis else 0 for i in range(x.ndim)])
+
+
+def pad(operand: Any, padding_value: Any, padding_config: Sequence[Any]) -> TracedTensor:
+    """lax.pad: `padding_config` holds (low, high, interior) per axis."""
+    x = _array(operand)
+    value = _array(
+        np.asarray(padding_value, dtype=x.dtype)
+        if isinstance(padding_value, _SCALARS)
+        else padding_value
+    )
+    config = tuple(tuple(int(v) for v in c) for c in padding_config)
+    return apply1("pad", [x, value], config=config)
+
+
+def concatenate(operands: Sequence[Any], dimension: int) -> TracedTensor:
+    return apply1("concatenate", _operands(*operands), axis=dimension)
+
+
+def rev(operand: Any, dimensions: Sequence[int]) -> TracedTensor:
+    return apply1("reverse", [_array(operand)], axes=tuple(dimensions))
+
+
+def iota(dtype: Any, size: int) -> TracedTensor:
+    return apply1("iota", [], shape=(size,), dtype=dt.as_dtype(dtype), dimension=0)
+
+
+def broadcasted_iota(dtype: Any, shape: Sequence[Any], dimension: int) -> TracedTensor:
+    return apply1("iota", [], shape=tuple(shape), dtype=dt.as_dtype(dtype), dimension=dimension)
+
+
+def integer_pow(x: Any, y: int) -> TracedTensor:
+    """x ** y for a Python int y (as repeated products for small |y|)."""
+    base = _array(x)
+    return apply1("pow", [base, _array(y, base)])
+
+
+def square(x: Any) -> TracedTensor:
+    base = _array(x)
+    return apply1("mul", [base, base])
