@@ -26,7 +26,7 @@ from tf8.errors import (
 )
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops import dtypes as dt
-from tf8.ops.infer import infer
+from tf8.ops.definition import infer
 from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shapes import Dim, as_dim
 

@@ -21,7 +21,8 @@ from tf8.ops.gather import (
     take_params,
     take_transpose_params,
 )
-from tf8.ops.infer import describe, infer
+from tf8.ops.definition import infer
+from tf8.ops.shape_checks import describe
 from tf8.ops.primitive import Aval, Primitive
 
 DTYPES = [np.bool_, np.int32, np.int64, np.float32, np.float64, np.complex64, np.complex128]

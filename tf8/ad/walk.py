@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from tf8.graph import OperationKey, ValueKey, materialize_merge
-from tf8.ops.infer import infer
+from tf8.ops.definition import infer
 from tf8.traced import TracedTensor, apply, merge_bindings
 
 

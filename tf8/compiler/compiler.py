@@ -13,7 +13,7 @@ import numpy as np
 
 from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, UnusedInput
 from tf8.graph import ValueKey, compile_program, materialize_merge
-from tf8.ops.infer import infer
+from tf8.ops.definition import infer
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
 from tf8.traced import Conflict, LeafKey, TracedTensor, merge_bindings

@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from tf8.ops.definition import definition
+
 
 def prune_outputs(program: Any) -> Any:
     """Replace extension ops with some dead outputs by their pruned forms (SSA stays valid)."""
@@ -18,10 +20,10 @@ def prune_outputs(program: Any) -> Any:
     changed = False
     instructions = []
     for inst in program.instructions:
-        prune = getattr(inst.op, "prune_outputs", None)
+        prune = definition(inst.op).prune
         live = tuple(slot in read for slot in inst.outputs)
         if prune is not None and not all(live):
-            smaller = prune(live)
+            smaller = prune(inst.op, live)
             if smaller is not None:
                 kept = tuple(s for s, alive in zip(inst.outputs, live) if alive)
                 inst = inst._replace(op=smaller, outputs=kept)

@@ -202,6 +202,7 @@ class OperationKey:
         "_output_count",
         "_output0",
         "_later_outputs",
+        "meta",
         "__weakref__",
     )
 
@@ -213,6 +214,9 @@ class OperationKey:
     # single-output case needs no list), slots 1.. in a list (None if output_count < 2).
     _output0: weakref.ReferenceType[ValueKey] | None
     _later_outputs: list[weakref.ReferenceType[ValueKey] | None] | None
+    # What the layer above recorded about the outputs when the key was first made (tf8: their
+    # avals and shape guards), so no later walk infers them again; opaque to the engine.
+    meta: Any
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         raise TypeError("OperationKey cannot be subclassed: the engine relies on its exact type")
@@ -369,6 +373,7 @@ def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
     key._output_count = output_count
     key._output0 = None
     key._later_outputs = [None] * (output_count - 1) if output_count > 1 else None
+    key.meta = None
     return _intern(_operation_table, structure, key, _forget_operation)
 
 

@@ -21,9 +21,9 @@ import numpy as np
 
 from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
-from tf8.ops import infer
-from tf8.ops.infer import Guards, describe
+from tf8.ops import shape_checks
 from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.shape_checks import Guards, describe
 from tf8.ops.shapes import Dim, dims_equal
 
 Params = Mapping[str, Any] | Primitive  # anything answering params["offset_dims"], ...
@@ -57,7 +57,7 @@ def _require_equal(
 ) -> None:
     if dims_equal(a, b) is False:
         _fail(op, avals, f"{what}: {a} != {b}")
-    infer.require_equal(op, a, b, f"{what} ({describe(avals)})", guards)
+    shape_checks.require_equal(op, a, b, f"{what} ({describe(avals)})", guards)
 
 
 def _index_batch(
@@ -269,7 +269,3 @@ def scatter_add_transpose_params(params: Params, updates_shape: Sequence[Dim]) -
         "start_index_map": tuple(params["scatter_dims_to_operand_dims"]),
         "slice_sizes": tuple(_scatter_window(params, rank, updates_shape)),
     }
-
-
-infer.SHAPE_RULES["gather"] = gather_shape
-infer.SHAPE_RULES["scatter_add"] = scatter_add_shape

@@ -1,54 +1,26 @@
 """Shape and dtype inference for every catalog row.
 
-`infer(op, avals, guards)` returns the output avals of `op` applied to `avals`; constraints it
-cannot prove on symbolic dimensions are appended to `guards` as run-time `ShapeGuard`s. Errors
+`infer_primitive(op, avals, guards)` returns the output avals of primitive `op` applied to
+`avals`; constraints it cannot prove on symbolic dimensions are appended to `guards` as run-time
+`ShapeGuard`s. (`tf8.ops.definition.infer` is the entry point for every kind of op.) Errors
 name the op, the shapes and the dtypes involved.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
-from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
+from tf8.errors import ArityError, AxisError, DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import DTypePolicy
+from tf8.ops.gather import gather_shape, scatter_add_shape
 from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.shape_checks import Guards, check_axis, describe, require_equal
 from tf8.ops.shapes import Dim, DimExpr, ShapeGuard, dim_min, dims_equal, shape_str
 
-Guards = list  # list[ShapeGuard]
 ShapeRule = Callable[[Primitive, Sequence[Aval], Guards], tuple[Dim, ...]]
-
-
-def describe(avals: Sequence[Aval]) -> str:
-    return ", ".join(str(a) for a in avals)
-
-
-def require_equal(
-    op: Primitive, a: Dim, b: Dim, what: str | Callable[[], str], guards: Guards
-) -> None:
-    """a == b, proven now, or guarded at run time; ShapeError when provably different.
-
-    `what` may be a function building the message: the common, proven case formats nothing.
-    """
-    same = dims_equal(a, b)
-    if same is True:
-        return
-    text = what() if callable(what) else what
-    if same is False:
-        raise ShapeError(f"{op.name}: {text}: {a} != {b}")
-    guards.append(ShapeGuard(a, b, f"{op.name}: {text}"))
-
-
-def check_axis(op: Primitive, axis: int, ndim: int, scalar_as_vector: bool = False) -> int:
-    """`axis` normalised into [0, ndim). With `scalar_as_vector`, a 0-d operand is read as one
-    element along axis 0 or -1, as numpy's argmax and cumsum do."""
-    rank = max(ndim, 1) if scalar_as_vector else ndim
-    if not isinstance(axis, int) or isinstance(axis, bool) or not -rank <= axis < rank:
-        raise AxisError(f"{op.name}: axis {axis} is out of range for rank {ndim}")
-    return axis % rank
 
 
 # --- dtype policies -------------------------------------------------------------------------
@@ -138,16 +110,11 @@ def elementwise_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> t
     return first
 
 
-def infer(op: Any, avals: Sequence[Aval], guards: Guards | None = None) -> tuple[Aval, ...]:
-    """Output avals of `op` (a catalog primitive or an extension op) on `avals`, with arity,
-    dtypes and shapes validated: the one entry point tracing, compiling and AD use."""
-    from tf8.errors import ArityError
-
-    guards = [] if guards is None else guards
-    if getattr(op, "is_extension", False):
-        if len(avals) != op.input_count:
-            raise ArityError(f"{op!r} takes {op.input_count} operands, got {len(avals)}")
-        return tuple(op.infer(list(avals), guards))
+def infer_primitive(
+    op: Primitive, avals: Sequence[Aval], guards: Guards
+) -> tuple[Aval, ...]:
+    """Output avals of catalog primitive `op` on `avals`, with arity, dtypes and shapes
+    validated (tf8.ops.definition.infer is the entry point for every kind of op)."""
     if not op.row.accepts_arity(len(avals)):
         raise ArityError(f"{op.name} takes {op.row.arity_str()} operands, got {len(avals)}")
     dtype = infer_dtype(op, avals)
@@ -447,5 +414,6 @@ SHAPE_RULES: dict[str, ShapeRule] = {
     "dynamic_update_slice": _dynamic_update_shape,
     "dynamic_truncate": _dynamic_truncate_shape,
     "pad_to_match": _pad_to_match_shape,
+    "gather": gather_shape,
+    "scatter_add": scatter_add_shape,
 }
-# gather / scatter_add register their rules from tf8.ops.gather.

@@ -13,6 +13,7 @@ import numpy as np
 import scipy.special
 
 from tf8.errors import ShapeGuardError
+from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.primitive import Primitive
 
 Kernel = Callable[..., np.ndarray]
@@ -306,12 +307,9 @@ KERNELS: dict[str, Kernel] = {
     "dynamic_truncate": _dynamic_truncate,
     "pad_to_match": _pad_to_match,
     "constant": lambda op: op["value"].array,
+    "gather": gather_kernel,
+    "scatter_add": scatter_add_kernel,
 }
-# gather / scatter_add register their kernels from tf8.ops.gather.
 
-from tf8.ops.gather import gather_kernel, scatter_add_kernel  # noqa: E402 - registers shape rules too
-
-KERNELS["gather"] = lambda op, operand, indices: gather_kernel(op, operand, indices)
-KERNELS["scatter_add"] = lambda op, operand, indices, updates: scatter_add_kernel(
-    op, operand, indices, updates
-)
+# Kernels of extension families, keyed by op class (user families may carry a `kernel` method).
+FAMILY_KERNELS: dict[type, Kernel] = {}

@@ -100,7 +100,6 @@ class Primitive:
     __slots__ = ("name", "params", "input_count", "row", "_hash", "_param_dict")
 
     output_count = 1
-    is_extension = False
 
     def __init__(self, name: str, input_count: int, **params: Any) -> None:
         row: Row | None = CATALOG.get(name)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import scipy.special
 
+from tf8.ops.definition import definition
 from tf8.ops.kernels import COMPARISONS
 
 PREVIOUS = -1  # a step argument: the result of the previous step
@@ -118,9 +119,7 @@ UFUNC_RULES: dict[str, StepRule] = {
 
 def ufunc_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
     """The ufunc calls computing primitive `op` on operands of `dtypes`, or None."""
-    if getattr(op, "is_extension", False):
-        return None
-    rule = UFUNC_RULES.get(op.name)
+    rule = UFUNC_RULES.get(definition(op).rule_key)
     return None if rule is None else rule(op, dtypes)
 
 

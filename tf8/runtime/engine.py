@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ops.kernels import KERNELS
+from tf8.ops.definition import definition
 from tf8.runtime.elementwise import REDUCTIONS, Steps, ufunc_steps
 
 
@@ -46,15 +46,13 @@ class NumpyEngine(Engine):
     folds_metadata_views = True
 
     def supports(self, op: Any) -> bool:
-        return getattr(op, "is_extension", False) or op.name in KERNELS
+        return definition(op).kernel is not None
 
     def kernel(self, op: Any) -> Callable[..., Any]:
-        if getattr(op, "is_extension", False):
-            return op.kernel
-        return KERNELS[op.name]
+        return definition(op).kernel  # type: ignore[return-value]
 
     def elementwise_steps(self, op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
         return ufunc_steps(op, dtypes)
 
     def reduction(self, op: Any) -> tuple[np.ufunc, bool] | None:
-        return None if getattr(op, "is_extension", False) else REDUCTIONS.get(op.name)
+        return REDUCTIONS.get(definition(op).rule_key)

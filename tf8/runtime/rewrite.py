@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ops.infer import infer
+from tf8.ops.definition import infer
 from tf8.ops.primitive import Primitive
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 

@@ -21,7 +21,6 @@ class ExtensionOp:
 
     family: str = "tf8.extension.v1"
     name: str = "extension"
-    is_extension = True
     params: tuple = ()
 
     def __init__(self, payload: Any, input_count: int, output_count: int = 1) -> None:
