@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
 from tf8.ops import infer as infer_module
+from tf8.ops.definition import infer
 from tf8.ops.gather import (
     gather_kernel,
     gather_shape,
@@ -21,9 +22,8 @@ from tf8.ops.gather import (
     take_params,
     take_transpose_params,
 )
-from tf8.ops.definition import infer
-from tf8.ops.shape_checks import describe
 from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.shape_checks import describe
 
 DTYPES = [np.bool_, np.int32, np.int64, np.float32, np.float64, np.complex64, np.complex128]
 PROPERTY = settings(max_examples=max(20, settings.default.max_examples), deadline=None)

@@ -110,9 +110,7 @@ def elementwise_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> t
     return first
 
 
-def infer_primitive(
-    op: Primitive, avals: Sequence[Aval], guards: Guards
-) -> tuple[Aval, ...]:
+def infer_primitive(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Aval, ...]:
     """Output avals of catalog primitive `op` on `avals`, with arity, dtypes and shapes
     validated (tf8.ops.definition.infer is the entry point for every kind of op)."""
     if not op.row.accepts_arity(len(avals)):

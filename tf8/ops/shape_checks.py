@@ -19,9 +19,7 @@ def describe(avals: Sequence[Aval]) -> str:
     return ", ".join(str(a) for a in avals)
 
 
-def require_equal(
-    op: Any, a: Dim, b: Dim, what: str | Callable[[], str], guards: Guards
-) -> None:
+def require_equal(op: Any, a: Dim, b: Dim, what: str | Callable[[], str], guards: Guards) -> None:
     """a == b, proven now, or guarded at run time; ShapeError when provably different.
 
     `what` may be a function building the message: the common, proven case formats nothing.
