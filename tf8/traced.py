@@ -9,8 +9,9 @@ layer installs (so this layer never imports the compiler or runtime).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ import numpy as np
 from tf8.errors import (
     ConcretizationError,
     ConversionError,
+    GraphError,
     InPlaceAssignmentError,
     ShapeError,
     TracerArrayConversionError,
@@ -56,6 +58,7 @@ class Conflict:
 
 
 Bindings = dict  # dict[ValueKey, np.ndarray | Conflict]
+OpMeta = tuple  # (output avals, shape guards): what `apply` records on an OperationKey
 _EMPTY: Bindings = {}
 
 # A concrete value this many ops from its nearest evaluated ancestor is evaluated (and cut).
@@ -63,7 +66,18 @@ EAGER_DEPTH = 512
 
 Evaluator = Callable[[Sequence["TracedTensor"]], list[np.ndarray]]
 _evaluator: Evaluator | None = None
-_transform_depth = 0
+
+# Transform state lives in context variables, never in module globals or tensor slots, so two
+# threads (or two asyncio tasks) tracing at once never see each other's transforms.
+# _transform_depth: how many transforms (jit, grad, ...) enclose the current code.
+# _linear: the keys of tangent/cotangent values while a linear transform emits ops (ops on
+#   them are tagged Linearized), or None outside one.
+# _differentiated: the keys of values that depend on an argument being differentiated.
+_transform_depth: contextvars.ContextVar[int] = contextvars.ContextVar("tf8_depth", default=0)
+_linear: contextvars.ContextVar[set | None] = contextvars.ContextVar("tf8_linear", default=None)
+_differentiated: contextvars.ContextVar[set | None] = contextvars.ContextVar(
+    "tf8_differentiated", default=None
+)
 
 
 def set_evaluator(fn: Evaluator) -> None:
@@ -73,18 +87,41 @@ def set_evaluator(fn: Evaluator) -> None:
 
 
 @contextlib.contextmanager
-def transform_scope() -> Iterator[None]:
-    """Marks code running inside a transform (jit, grad, ...): memoised values are not cut."""
-    global _transform_depth
-    _transform_depth += 1
+def transform_scope(differentiated: Iterable[ValueKey] = ()) -> Iterator[None]:
+    """Marks code running inside a transform (jit, grad, ...): memoised values are not cut.
+    Values depending on the `differentiated` keys (or on an enclosing transform's) refuse
+    conversion to numpy arrays."""
+    depth = _transform_depth.set(_transform_depth.get() + 1)
+    outer = _differentiated.get()
+    new = set(differentiated)
+    diff = _differentiated.set((outer | new if outer else new) if new else outer)
     try:
         yield
     finally:
-        _transform_depth -= 1
+        _differentiated.reset(diff)
+        _transform_depth.reset(depth)
 
 
 def in_transform() -> bool:
-    return _transform_depth > 0
+    return _transform_depth.get() > 0
+
+
+def is_differentiated(t: TracedTensor) -> bool:
+    """True when `t` depends on an argument that an enclosing transform differentiates."""
+    diff = _differentiated.get()
+    return bool(diff) and t.key in diff  # type: ignore[operator]
+
+
+@contextlib.contextmanager
+def linear_scope(linear_keys: Iterable[ValueKey]) -> Iterator[set]:
+    """While open, ops on the `linear_keys` values (and on their results) are tagged
+    Linearized; yields the growing key set, so the transform can add keys as it goes."""
+    keys = set(linear_keys)
+    token = _linear.set(keys)
+    try:
+        yield keys
+    finally:
+        _linear.reset(token)
 
 
 def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
@@ -99,20 +136,6 @@ def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
         for t, value in zip(pending, _evaluator(pending)):
             t._memoise(value)
     return [t._value for t in tensors]  # type: ignore[misc]
-
-
-# While > 0, ops built from tangent/cotangent values are tagged Linearized (see tf8.ad).
-_linear_tracing = 0
-
-
-@contextlib.contextmanager
-def linear_scope() -> Iterator[None]:
-    global _linear_tracing
-    _linear_tracing += 1
-    try:
-        yield
-    finally:
-        _linear_tracing -= 1
 
 
 def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
@@ -145,25 +168,44 @@ def _same_array(a: Any, b: Any) -> bool:
     return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
 
 
-def apply(op: Primitive, inputs: Sequence[TracedTensor]) -> list[TracedTensor]:
-    """Validate and record `op` on `inputs`; return its outputs (validation before the node)."""
-    avals = infer(op, [t.aval for t in inputs])
-    keys = tuple(t.key for t in inputs)
+def apply(
+    op: Primitive, inputs: Sequence[TracedTensor], meta: OpMeta | None = None
+) -> list[TracedTensor]:
+    """Validate and record `op` on `inputs`; return its outputs.
+
+    Shapes and dtypes are inferred (and validated) once, when the operation is first made,
+    and recorded on its key; `meta` passes on what an equal-aval twin already recorded."""
+    keys = tuple([t.key for t in inputs])
     role = PRIMARY
-    lin = False
-    if _linear_tracing and any(t._lin for t in inputs):
-        lin = True
-        role = Linearized(tuple(t._lin for t in inputs))
-    op_key = OperationKey.get(op, keys, role)
+    linear = _linear.get()
+    if linear:
+        mask = tuple([k in linear for k in keys])
+        if any(mask):
+            role = Linearized(mask)
+    try:
+        op_key = OperationKey.get(op, keys, role)
+    except GraphError:
+        infer(op, [t.aval for t in inputs])  # the op's own error names what was wrong
+        raise
+    known = op_key.meta
+    if known is None:
+        if meta is None:
+            guards: list = []
+            meta = (infer(op, [t.aval for t in inputs], guards), tuple(guards))
+        op_key.meta = known = meta
     bindings = merge_bindings(inputs)
-    unbound = any(t._unbound for t in inputs)
-    depth = 1 + max((t._depth for t in inputs), default=0)
-    diff = any(t._diff for t in inputs)
+    unbound = any([t._unbound for t in inputs])
+    depth = 1 + max([t._depth for t in inputs], default=0)
     outputs = [
-        TracedTensor(key, aval, bindings, unbound, lin, depth, diff)
-        for key, aval in zip(op_key.outputs, avals)
+        TracedTensor(key, aval, bindings, unbound, depth)
+        for key, aval in zip(op_key.outputs, known[0])
     ]
-    if inputs and all(t._weak for t in inputs):
+    if role is not PRIMARY:
+        linear.update(op_key.outputs)  # type: ignore[union-attr]
+    diff = _differentiated.get()
+    if diff and any([k in diff for k in keys]):
+        diff.update(op_key.outputs)
+    if inputs and all([t._weak for t in inputs]):
         kind = inputs[0].dtype.kind
         for out in outputs:
             out._weak = out.dtype.kind == kind
@@ -187,9 +229,7 @@ class TracedTensor:
         "aval",
         "_bindings",
         "_unbound",
-        "_lin",
         "_depth",
-        "_diff",
         "_weak",
         "_value",
         "__weakref__",
@@ -202,17 +242,13 @@ class TracedTensor:
         aval: Aval,
         bindings: Bindings = _EMPTY,
         unbound: bool = False,
-        lin: bool = False,
         depth: int = 0,
-        diff: bool = False,
     ) -> None:
         self.key = key
         self.aval = aval
         self._bindings = bindings
         self._unbound = unbound
-        self._lin = lin
         self._depth = depth
-        self._diff = diff  # depends on an argument a transform is differentiating
         self._weak = False  # weakly typed (a Python scalar's stand-in): promotion defers
         self._value: np.ndarray | None = None
 
@@ -271,7 +307,7 @@ class TracedTensor:
             self._depth = 0
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        if self._diff and in_transform():
+        if is_differentiated(self):
             raise TracerArrayConversionError(
                 f"converting a traced value ({self.aval}) that is being differentiated to a "
                 "numpy array would silently drop its derivative; use tf8.numpy functions on it "

@@ -40,13 +40,12 @@ def as_traced(value: Any) -> TracedTensor:
 def fresh_leaf(like: TracedTensor, kind: str, bind: bool) -> TracedTensor:
     """A new leaf with `like`'s aval; bound to `like`'s value when `bind` and it is known."""
     key = ValueKey.input(LeafKey(next(_uids), None, like.aval, kind))
-    diff = kind == "argument"
     if bind and like.is_concrete:
         value = evaluate_all([like])[0]
-        leaf = TracedTensor(key, like.aval, {key: value}, diff=diff)
+        leaf = TracedTensor(key, like.aval, {key: value})
         leaf._value = value
         return leaf
-    return TracedTensor(key, like.aval, {}, unbound=True, diff=diff)
+    return TracedTensor(key, like.aval, {}, unbound=True)
 
 
 class Arguments:

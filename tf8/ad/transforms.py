@@ -51,7 +51,7 @@ def _trace(fun: Callable, args: Sequence[Any], kwargs: dict, argnums: Sequence[i
     for i, (treedef, count) in zip(argnums, defs):
         call_args[i] = tree.tree_unflatten(treedef, arguments.leaves[position : position + count])
         position += count
-    with transform_scope():
+    with transform_scope(differentiated=[leaf.key for leaf in arguments.leaves]):
         out = fun(*call_args, **kwargs)
     return arguments, out, defs
 

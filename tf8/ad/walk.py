@@ -1,18 +1,25 @@
-"""Walking a traced graph: every value as a TracedTensor, in topological order.
+"""The one interpreter every transform runs on, and the graph walk it reads.
 
-AD transforms read the graph behind some outputs op by op. `GraphWalk` materialises it once
-(`materialize_merge`, so shared subexpressions appear once), re-infers each value's aval and
-whether it depends on an unbound leaf, and hands out TracedTensor wrappers that share one
-bindings dict (so rules emitting new ops merge bindings in O(1)).
+`GraphWalk` materialises the graph behind some outputs once (`materialize_merge`, so shared
+subexpressions appear once) and hands out a TracedTensor for every value in it, with the avals
+recorded when each op was made (nothing is inferred again). `interpret` walks those operations
+once, in topological order (or reversed, for transposition), and hands each operation that
+touches the transform's environment to the transform's `step`; the environment — tangents,
+cotangents, replacements, batch axes — is a plain dict the transform owns, never state in
+tensors or globals. Substitution (how nested transforms hand results back) runs on it too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any
 
+from tf8.errors import DifferentiationError
 from tf8.graph import OperationKey, ValueKey, materialize_merge
-from tf8.ops.definition import infer
+from tf8.ops.definition import definition, infer
 from tf8.traced import TracedTensor, apply, merge_bindings
+
+Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 
 
 class GraphWalk:
@@ -23,20 +30,20 @@ class GraphWalk:
         flat = materialize_merge(None, [t.key for t in outputs])
         self.operations: list[OperationKey] = flat.operations
         self.inputs: list[ValueKey] = flat.inputs
-        self.tensors: dict[ValueKey, TracedTensor] = {}
+        tensors: dict[ValueKey, TracedTensor] = {}
+        bindings = self.bindings
         for key in flat.inputs:
-            leaf = key.input_key
-            unbound, diff = key not in self.bindings, leaf.kind == "argument"
-            self.tensors[key] = TracedTensor(key, leaf.aval, self.bindings, unbound, diff=diff)
+            tensors[key] = TracedTensor(key, key.input_key.aval, bindings, key not in bindings)
         for op_key in flat.operations:
-            ins = [self.tensors[k] for k in op_key.inputs]
-            avals = infer(op_key.op, [t.aval for t in ins])
-            unbound = any(t._unbound for t in ins)
-            diff = any(t._diff for t in ins)
-            for out_key, aval in zip(op_key.outputs, avals):
-                self.tensors[out_key] = TracedTensor(
-                    out_key, aval, self.bindings, unbound, diff=diff
-                )
+            ins = [tensors[k] for k in op_key.inputs]
+            meta = op_key.meta
+            if meta is None:  # built through the raw graph API, not tf8.traced.apply
+                guards: list = []
+                meta = op_key.meta = (infer(op_key.op, [t.aval for t in ins], guards), guards)
+            unbound = any([t._unbound for t in ins])
+            for out_key, aval in zip(op_key.outputs, meta[0]):
+                tensors[out_key] = TracedTensor(out_key, aval, bindings, unbound)
+        self.tensors = tensors
 
     def __getitem__(self, key: ValueKey) -> TracedTensor:
         return self.tensors[key]
@@ -50,21 +57,75 @@ class GraphWalk:
         return active
 
 
+def interpret(
+    operations: Sequence[OperationKey],
+    env: dict[ValueKey, Any],
+    step: Step,
+    *,
+    backward: bool = False,
+) -> dict[ValueKey, Any]:
+    """Walk `operations` once and run `step(op_key, values)` on each that touches `env`.
+
+    Forward: `values` are the env entries of the op's inputs (None where absent) and the
+    step's results become the env entries of its outputs. Backward (transposition): `values`
+    are the entries of its outputs, popped, and the results are *added* to its inputs'
+    entries by the step itself (accumulation is the transform's business)."""
+    if backward:
+        for op_key in reversed(operations):
+            values = [env.pop(k, None) for k in op_key.outputs]
+            if any(v is not None for v in values):
+                step(op_key, values)
+        return env
+    for op_key in operations:
+        values = [env.get(k) for k in op_key.inputs]
+        if not any(v is not None for v in values):
+            continue
+        for key, out in zip(op_key.outputs, step(op_key, values)):
+            if out is not None:
+                env[key] = out
+    return env
+
+
+class RuleTable:
+    """A transform's rules keyed by `definition(op).rule_key`; a user-defined extension
+    family may carry its rule as a method named `method` instead."""
+
+    def __init__(self, what: str, method: str, rules: Mapping[Hashable, Callable]) -> None:
+        self.what = what
+        self.method = method
+        self.rules = dict(rules)
+
+    def __call__(self, op: Any) -> Callable:
+        rule = self.rules.get(definition(op).rule_key)
+        if rule is None:
+            rule = getattr(op, self.method, None)
+        if rule is None:
+            raise DifferentiationError(f"{op!r} has no {self.what} rule")
+        return rule
+
+    def register(self, key: Hashable, rule: Callable) -> None:
+        self.rules[key] = rule
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self.rules
+
+
 def substitute(
     results: Sequence[TracedTensor], mapping: Mapping[ValueKey, TracedTensor]
 ) -> list[TracedTensor]:
     """`results` with every leaf in `mapping` replaced by its target value (graph rebuild).
 
-    Only operations downstream of a replaced leaf are rebuilt; the rest keep their keys.
-    """
+    Only operations downstream of a replaced leaf are rebuilt; the rest keep their keys. When
+    every replacement has its leaf's aval, the rebuilt ops reuse the recorded avals."""
     if not mapping:
         return list(results)
     walk = GraphWalk(results, mapping.values())
-    new: dict[ValueKey, TracedTensor] = {k: v for k, v in mapping.items()}
-    for op_key in walk.operations:
-        if not any(k in new for k in op_key.inputs):
-            continue
-        ins = [new[k] if k in new else walk[k] for k in op_key.inputs]
-        outs = apply(op_key.op, ins)
-        new.update(zip(op_key.outputs, outs))
-    return [new[t.key] if t.key in new else walk[t.key] for t in results]
+    tensors = walk.tensors
+    same = all(v.aval == tensors[k].aval for k, v in mapping.items() if k in tensors)
+
+    def rebuild(op_key: OperationKey, values: list[Any]) -> list[TracedTensor]:
+        ins = [tensors[k] if v is None else v for k, v in zip(op_key.inputs, values)]
+        return apply(op_key.op, ins, op_key.meta if same else None)
+
+    new = interpret(walk.operations, dict(mapping), rebuild)
+    return [walk[t.key] if new.get(t.key) is None else new[t.key] for t in results]
