@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, UnusedInput
-from tf8.graph import ValueKey, compile_program, materialize_merge
+from tf8.graph import OperationKey, ValueKey, compile_program, materialize_merge
 from tf8.ops.definition import infer
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
@@ -124,7 +124,7 @@ class GraphCompiler:
                     )
             if value is not None:
                 bound[key] = value
-        program = _semantic_program(ssa, input_keys, bound)
+        program = _semantic_program(ssa, input_keys, bound, flat.operations)
         return CompiledGraph(program, tuple(input_keys), bound, tuple(flat.outputs))
 
 
@@ -189,9 +189,14 @@ def _check_symbols_bound(input_avals: Sequence[Aval], instructions: Sequence[Any
 
 
 def _semantic_program(
-    ssa: Any, input_keys: list[ValueKey], bound: Mapping[ValueKey, Any]
+    ssa: Any,
+    input_keys: list[ValueKey],
+    bound: Mapping[ValueKey, Any],
+    operations: Sequence[OperationKey],
 ) -> SemanticProgram:
-    """Renumber slots so inputs come first in `input_keys` order; re-infer avals and guards."""
+    """Renumber slots so inputs come first in `input_keys` order. Avals and guards are the ones
+    recorded when each op was traced (`operations`, one per instruction); only an op that
+    pruning replaced is inferred again."""
     position = {key: i for i, key in enumerate(input_keys)}
     renumber: dict[int, int] = {}
     for slot, key in zip(ssa.input_slots, ssa.input_keys):
@@ -200,10 +205,15 @@ def _semantic_program(
     avals: list[Aval] = [_leaf(k).aval for k in input_keys]
     guards: list[ShapeGuard] = []
     instructions = []
-    for inst in ssa.instructions:
+    for inst, op_key in zip(ssa.instructions, operations):
         ins = tuple(renumber[s] for s in inst.inputs)
         outs = []
-        out_avals = infer(inst.op, [avals[s] for s in ins], guards)
+        meta = op_key.meta
+        if inst.op is op_key.op and meta is not None:
+            out_avals = meta[0]
+            guards.extend(meta[1])
+        else:
+            out_avals = infer(inst.op, [avals[s] for s in ins], guards)
         for slot, aval in zip(inst.outputs, out_avals):
             renumber[slot] = next_slot
             outs.append(next_slot)
