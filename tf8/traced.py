@@ -12,7 +12,6 @@ import contextlib
 import contextvars
 import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,37 +28,14 @@ from tf8.errors import (
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.definition import infer
+from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, merge_binding_dicts
 from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shapes import Dim, as_dim
 
 _uids = itertools.count(1)
 
 
-@dataclass(frozen=True, slots=True)
-class LeafKey:
-    """The input key of a leaf: a bound tensor, a placeholder, or an AD input (`kind`)."""
-
-    uid: int | None  # None for named leaves: the name alone is the identity
-    name: str | None
-    aval: Aval
-    kind: str = "tensor"  # tensor | placeholder | cut | argument | tangent | seed
-
-    def label(self) -> str:
-        return self.name if self.name is not None else f"{self.kind}{self.uid}"
-
-
-class Conflict:
-    """Marks a leaf key bound to two different arrays (reported as DuplicateBinding)."""
-
-    __slots__ = ("arrays",)
-
-    def __init__(self, arrays: tuple[np.ndarray, ...]) -> None:
-        self.arrays = arrays
-
-
-Bindings = dict  # dict[ValueKey, np.ndarray | Conflict]
 OpMeta = tuple  # (output avals, shape guards): what `apply` records on an OperationKey
-_EMPTY: Bindings = {}
 
 # A concrete value this many ops from its nearest evaluated ancestor is evaluated (and cut).
 EAGER_DEPTH = 512
@@ -139,33 +115,8 @@ def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
 
 
 def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
-    merged: Bindings | None = None
-    for t in inputs:
-        b = t._bindings
-        if not b or b is merged:
-            continue
-        if merged is None:
-            merged = b
-            continue
-        fresh = dict(merged)
-        for key, array in b.items():
-            old = fresh.get(key)
-            if old is None or old is array:
-                fresh[key] = array
-            elif not _same_array(old, array):
-                fresh[key] = Conflict(_arrays_of(old) + _arrays_of(array))
-        merged = fresh
-    return _EMPTY if merged is None else merged
-
-
-def _arrays_of(value: Any) -> tuple[np.ndarray, ...]:
-    return value.arrays if isinstance(value, Conflict) else (value,)
-
-
-def _same_array(a: Any, b: Any) -> bool:
-    if isinstance(a, Conflict) or isinstance(b, Conflict):
-        return False
-    return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
+    """The default bindings of all `inputs`' leaves (one dict; conflicts marked)."""
+    return merge_binding_dicts([t._bindings for t in inputs])
 
 
 def apply(

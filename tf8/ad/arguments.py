@@ -20,7 +20,8 @@ from tf8 import traced
 from tf8.graph import ValueKey
 from tf8.lax.builders import zeros
 from tf8.ops import dtypes as dt
-from tf8.traced import LeafKey, TracedTensor, evaluate_all, in_transform
+from tf8.ops.leaves import LeafKey
+from tf8.traced import TracedTensor, evaluate_all, in_transform
 
 from .walk import substitute
 

@@ -30,9 +30,7 @@ def jvp_graph(
     """Tangents of `outputs` when the leaves `primals` move along `tangents` (None = zero)."""
     walk = GraphWalk(outputs, [t for t in tangents if t is not None])
     env: dict[ValueKey, Any] = {
-        p.key: t
-        for p, t in zip(primals, tangents)
-        if t is not None and dt.is_inexact(p.dtype)
+        p.key: t for p, t in zip(primals, tangents) if t is not None and dt.is_inexact(p.dtype)
     }
 
     def step(op_key: OperationKey, ts: list[Tangent]) -> list[Tangent]:

@@ -19,16 +19,21 @@ from __future__ import annotations
 import reprlib
 import struct
 import weakref
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable
 from hashlib import blake2b
-from typing import Any, TypeVar
+from typing import Any
 
 from tf8.errors import ArityError, GraphError
+from tf8.graph.intern import (
+    _forget_input,
+    _forget_operation,
+    _input_table,
+    _intern,
+    _operation_table,
+)
 from tf8.graph.role import PRIMARY, OperationRole
 
 __all__ = ["OperationKey", "ValueKey", "digest128", "existing_input_key", "operation_name"]
-
-_Key = TypeVar("_Key", "ValueKey", "OperationKey")
 
 _MASK128 = (1 << 128) - 1
 # Odd 128-bit constant (golden ratio): spreads output slots over the fingerprint space.
@@ -62,34 +67,6 @@ def operation_name(op: object) -> str:
     """Short name of an operation for messages and reprs: its `name` if a str, else its type."""
     name = getattr(op, "name", None)
     return name if isinstance(name, str) else type(op).__name__
-
-
-class _InternRef(weakref.ref):  # type: ignore[type-arg]
-    """Weak reference that remembers its intern-table entry (a leaner weakref.KeyedRef)."""
-
-    __slots__ = ("key",)
-    key: Any
-
-
-# Intern tables: structure -> weak reference to the unique live key with that structure;
-# the weakref callback removes the entry when the key dies. An operation's structure is the
-# flat tuple (op, role, *inputs), which the key also keeps as its own storage.
-_input_table: dict[tuple[type, Hashable], _InternRef] = {}
-_operation_table: dict[tuple[Any, ...], _InternRef] = {}
-
-
-def _forgetter(table: dict[Any, _InternRef]) -> Callable[[_InternRef], None]:
-    """Weakref callback for `table`: drop a dead key's entry (unless already replaced)."""
-
-    def forget(ref: _InternRef) -> None:
-        if table.get(ref.key) is ref:
-            del table[ref.key]
-
-    return forget
-
-
-_forget_input = _forgetter(_input_table)
-_forget_operation = _forgetter(_operation_table)
 
 
 class ValueKey:
@@ -375,19 +352,6 @@ def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
     key._later_outputs = [None] * (output_count - 1) if output_count > 1 else None
     key.meta = None
     return _intern(_operation_table, structure, key, _forget_operation)
-
-
-def _intern(table: dict, structure: Any, key: _Key, forget: Callable[[_InternRef], None]) -> _Key:
-    """Register a new key under `structure`; if another thread got there first, use its key."""
-    ref = _InternRef(key, forget)
-    ref.key = structure
-    existing = table.setdefault(structure, ref)
-    if existing is not ref:
-        winner = existing()
-        if winner is not None:
-            return winner
-        table[structure] = ref  # the previous key is dead, its callback not yet run
-    return key
 
 
 def _not_a_key(op: Any, structure: tuple[Any, ...]) -> GraphError:

@@ -1,0 +1,82 @@
+"""dtype rules: how each catalog row's output dtype follows from its operands' dtypes.
+
+A row names a `DTypePolicy`; `infer_dtype` applies it (to the operands the policy reads) and
+raises DTypeError naming the op and the dtypes when the operands do not fit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from tf8.errors import DTypeError
+from tf8.ops import dtypes as dt
+from tf8.ops.catalog import DTypePolicy
+from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.shape_checks import describe
+
+# --- dtype policies -------------------------------------------------------------------------
+
+_POLICY_DTYPES = {
+    DTypePolicy.SAME_ANY: dt.DTYPES,
+    DTypePolicy.SAME_NUMERIC: dt.NUMERIC,
+    DTypePolicy.SAME_FLOAT: dt.FLOATS,
+    DTypePolicy.SAME_FLOAT_OR_COMPLEX: dt.INEXACT,
+    DTypePolicy.SAME_INT_OR_BOOL: (dt.bool_,) + dt.INTEGERS,
+    DTypePolicy.COMPARE_TO_BOOL: dt.DTYPES,
+    DTypePolicy.COMPLEX_TO_REAL: dt.NUMERIC,
+    DTypePolicy.REAL_TO_COMPLEX: dt.FLOATS,
+}
+
+
+def _uniform_dtype(op: Primitive, avals: Sequence[Aval], allowed: tuple) -> np.dtype:
+    first = avals[0].dtype
+    if any(a.dtype != first for a in avals):
+        raise DTypeError(f"{op.name}: operands must share one dtype, got {describe(avals)}")
+    if first not in allowed:
+        names = ", ".join(str(d) for d in allowed)
+        raise DTypeError(f"{op.name}: dtype {first} not accepted (accepts {names})")
+    return first
+
+
+def infer_dtype(op: Primitive, avals: Sequence[Aval]) -> np.dtype:
+    policy = op.row.dtype_policy
+    if policy is DTypePolicy.CONVERT:
+        return dt.as_dtype(op["dtype"])
+    if policy is DTypePolicy.SHAPE or policy is DTypePolicy.INDEX:
+        if policy is DTypePolicy.INDEX and avals[0].dtype not in dt.DTYPES[1:5]:
+            raise DTypeError(f"{op.name}: dtype {avals[0].dtype} not accepted (real numbers)")
+        return dt.int64
+    if policy is DTypePolicy.CONSTANT:
+        if op.name == "constant":
+            return op["value"].array.dtype
+        dtype = dt.as_dtype(op["dtype"])
+        if dtype not in dt.NUMERIC:  # iota: a ramp 0, 1, 2, ... has no bool form
+            raise DTypeError(f"{op.name}: dtype {dtype} not accepted (accepts numeric dtypes)")
+        return dtype
+    if policy is DTypePolicy.BOOL_SELECT:
+        if avals[0].dtype != dt.bool_:
+            raise DTypeError(f"{op.name}: predicate must be bool, got {avals[0].dtype}")
+        return _uniform_dtype(op, avals[1:], dt.DTYPES)
+    operands = _DTYPE_OPERANDS.get(op.name, lambda a: a)(avals)
+    result = _uniform_dtype(op, operands, _POLICY_DTYPES[policy])
+    if policy is DTypePolicy.COMPARE_TO_BOOL:
+        return dt.bool_
+    if policy is DTypePolicy.COMPLEX_TO_REAL:
+        return dt.real_dtype(result)
+    if policy is DTypePolicy.REAL_TO_COMPLEX:
+        return dt.complex_dtype(result)
+    return result
+
+
+# Rows whose dtype policy applies to only some operands (the rest are indices or fill values).
+_DTYPE_OPERANDS: dict[str, Callable[[Sequence[Aval]], Sequence[Aval]]] = {
+    "gather": lambda a: a[:1],
+    "scatter_add": lambda a: (a[0], a[2]),
+    "dynamic_slice": lambda a: a[:1],
+    "dynamic_update_slice": lambda a: a[:2],
+    "dynamic_truncate": lambda a: a[:1],
+    "pad_to_match": lambda a: a[:1],
+    "shape_of": lambda a: a[:1],
+}
