@@ -25,5 +25,6 @@ __all__ = [
 ]
 
 from .custom import custom_jvp, custom_vjp, stop_gradient
+from .linearize import register_rules, unregister_rules
 
-__all__ += ["custom_jvp", "custom_vjp", "stop_gradient"]
+__all__ += ["custom_jvp", "custom_vjp", "register_rules", "stop_gradient", "unregister_rules"]

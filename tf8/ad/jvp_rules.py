@@ -33,6 +33,7 @@ from tf8.lax.builders import (
     unary,
 )
 from tf8.ops import dtypes as dt
+from tf8.ops.catalog import ROWS
 from tf8.ops.primitive import Primitive
 from tf8.traced import TracedTensor, apply, apply1
 
@@ -68,16 +69,17 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
     JVP_RULES[name] = rule
 
 
+def linear_jvp(op, primals, outputs, tangents) -> list[Tangent]:
+    """The JVP of an op linear in all operands: the op applied to the tangents."""
+    if all(t is None for t in tangents):
+        return [None]
+    args = [materialize(t, p.aval) for t, p in zip(tangents, primals)]
+    return [apply(op, args)[0]]
+
+
 def deflinear(name: str) -> None:
     """The op is linear in all operands: its tangent is the op applied to the tangents."""
-
-    def rule(op, primals, outputs, tangents):
-        if all(t is None for t in tangents):
-            return [None]
-        args = [materialize(t, p.aval) for t, p in zip(tangents, primals)]
-        return [apply(op, args)[0]]
-
-    JVP_RULES[name] = rule
+    JVP_RULES[name] = linear_jvp
 
 
 def deflinear_first(name: str) -> None:
@@ -91,11 +93,10 @@ def deflinear_first(name: str) -> None:
     JVP_RULES[name] = rule
 
 
-for _name in (
-    "add sub neg conj real imag complex reduce_sum cumsum transpose reshape broadcast_in_dim "
-    "extract_diag embed_diag tril triu slice concatenate reverse pad"
-).split():
-    deflinear(_name)
+# The catalog's `linear` flag is the one list of rows whose JVP is the row itself.
+for _row in ROWS:
+    if _row.linear:
+        deflinear(_row.name)
 for _name in "gather dynamic_slice dynamic_truncate pad_to_match".split():
     deflinear_first(_name)
 

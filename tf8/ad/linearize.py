@@ -14,9 +14,10 @@ from typing import Any
 from tf8.graph import OperationKey, ValueKey
 from tf8.lax.builders import Tangent, add_any, convert
 from tf8.ops import dtypes as dt
+from tf8.ops.catalog import row as definition_of_row
 from tf8.traced import TracedTensor, linear_scope
 
-from .jvp_rules import JVP_RULES
+from .jvp_rules import JVP_RULES, linear_jvp
 from .transpose_rules import TRANSPOSE_RULES
 from .walk import GraphWalk, RuleTable, interpret
 
@@ -84,3 +85,22 @@ def transpose_graph(
             c = convert(c, leaf.dtype)
         result.append(c)
     return result
+
+
+def register_rules(key: Any, *, jvp: Any = None, transpose: Any = None) -> None:
+    """Give the op kind `key` — a primitive's row name or an extension op class — its JVP rule
+    (`jvp(op, primals, outputs, tangents) -> tangents`) and, when linear, its transpose rule
+    (`transpose(op, operands, linear_mask, cotangent) -> cotangents`). A linear primitive
+    registered without a JVP rule gets the linear one (the op applied to the tangents)."""
+    if jvp is None and isinstance(key, str) and definition_of_row(key).linear:
+        jvp = linear_jvp
+    if jvp is not None:
+        JVP.register(key, jvp)
+    if transpose is not None:
+        TRANSPOSE.register(key, transpose)
+
+
+def unregister_rules(key: Any) -> None:
+    """Forget the rules `register_rules` gave `key` (tests use it to clean up)."""
+    JVP.rules.pop(key, None)
+    TRANSPOSE.rules.pop(key, None)

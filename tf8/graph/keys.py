@@ -10,14 +10,15 @@ collision can never merge two different values. Output keys hold their operation
 and the operation holds its outputs weakly: no reference cycles, so dropping a graph frees
 its keys by refcounting alone.
 
-Threads: table updates are atomic (`dict.setdefault`), but two threads creating the same
-output key at the same moment are not guarded against; build graphs from one thread.
+Threads: table updates are atomic (`dict.setdefault`), and output keys are created under a
+lock, so two threads building the same graph at once still share one key per value.
 """
 
 from __future__ import annotations
 
 import reprlib
 import struct
+import threading
 import weakref
 from collections.abc import Hashable, Iterable
 from hashlib import blake2b
@@ -36,6 +37,7 @@ from tf8.graph.role import PRIMARY, OperationRole
 __all__ = ["OperationKey", "ValueKey", "digest128", "existing_input_key", "operation_name"]
 
 _MASK128 = (1 << 128) - 1
+_output_lock = threading.Lock()
 # Odd 128-bit constant (golden ratio): spreads output slots over the fingerprint space.
 _SLOT_MIX = 0x9E3779B97F4A7C15F39CC0605CEDC835
 _pack_header = struct.Struct("<cqq").pack
@@ -268,18 +270,23 @@ class OperationKey:
             key = ref()
             if key is not None:
                 return key
-        key = object.__new__(ValueKey)
-        key._input_key = None
-        key._operation = self
-        key._output_slot = slot
-        key._fingerprint = None
-        if slot == 0:
-            key._hash = self._hash  # shares the int: one object fewer per operation
-            self._output0 = weakref.ref(key)
-        else:
-            key._hash = self._hash ^ slot
-            self._later_outputs[slot - 1] = weakref.ref(key)  # type: ignore[index]
-        return key
+        with _output_lock:  # two threads making the same output key get one object
+            ref = self._output0 if slot == 0 else self._later_outputs[slot - 1]  # type: ignore[index]
+            key = None if ref is None else ref()
+            if key is not None:
+                return key
+            key = object.__new__(ValueKey)
+            key._input_key = None
+            key._operation = self
+            key._output_slot = slot
+            key._fingerprint = None
+            if slot == 0:
+                key._hash = self._hash  # shares the int: one object fewer per operation
+                self._output0 = weakref.ref(key)
+            else:
+                key._hash = self._hash ^ slot
+                self._later_outputs[slot - 1] = weakref.ref(key)  # type: ignore[index]
+            return key
 
     def __hash__(self) -> int:
         return self._hash

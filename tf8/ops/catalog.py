@@ -186,7 +186,16 @@ ROWS: tuple[Row, ...] = (
         None,
         doc="operand, update, then one int scalar start per axis (clamped)",
     ),
-    Row("pad", S, P.SAME_ANY, 2, 2, ("config",), doc="pad(x, value) with (lo, hi, interior)"),
+    Row(
+        "pad",
+        S,
+        P.SAME_ANY,
+        2,
+        2,
+        ("config",),
+        linear=True,
+        doc="pad(x, value) with (lo, hi, interior); linear in (x, value) jointly",
+    ),
     Row("concatenate", S, P.SAME_ANY, 1, None, ("axis",), linear=True, doc="join along axis"),
     Row("reverse", S, P.SAME_ANY, 1, 1, ("axes",), linear=True, doc="flip axes"),
     Row(

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ops.kernels import KERNELS
+from tf8.ops.definition import definition
 from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shapes import is_symbolic
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
@@ -41,19 +41,20 @@ def _static_shape_of(program: ExecProgram, inst: ExecInstruction) -> np.ndarray 
 def evaluate(program: ExecProgram, inst: ExecInstruction) -> np.ndarray | None:
     """The value of `inst` if it can be computed now, else None."""
     op = inst.op
-    if not isinstance(op, Primitive) or len(inst.outputs) != 1 or inst.input_views:
+    kernel = definition(op).kernel
+    if kernel is None or len(inst.outputs) != 1 or inst.input_views:
         return None
     aval = program.slot_avals[inst.outputs[0]]
-    if not _foldable_size(aval) or has_symbolic(op.params):
+    if not _foldable_size(aval) or has_symbolic(getattr(op, "params", ())):
         return None
-    if op.name == "shape_of":
+    if definition(op).name == "shape_of":
         return _static_shape_of(program, inst)
     known = program.known
     if not all(s in known for s in inst.inputs):
         return None
     try:
         with np.errstate(all="ignore"):
-            value = np.asarray(KERNELS[op.name](op, *(known[s] for s in inst.inputs)))
+            value = np.asarray(kernel(op, *(known[s] for s in inst.inputs)))
     except Exception:  # the kernel's error is the program's run-time behaviour: keep it there
         return None
     if value.shape != aval.shape or value.dtype != aval.dtype:
