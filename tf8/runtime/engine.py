@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from tf8.ops.extension.kernels import FAMILY_KERNELS
 from tf8.ops.kernels import KERNELS
 from tf8.runtime.elementwise import REDUCTIONS, Steps, ufunc_steps
 
@@ -50,7 +51,7 @@ class NumpyEngine(Engine):
 
     def kernel(self, op: Any) -> Callable[..., Any]:
         if getattr(op, "is_extension", False):
-            return op.kernel
+            return FAMILY_KERNELS.get(type(op)) or op.kernel
         return KERNELS[op.name]
 
     def elementwise_steps(self, op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:

@@ -70,12 +70,6 @@ class Einsum(ExtensionOp):
                     guards.append(ShapeGuard(first, size, f"einsum subscript {letter!r}"))
         return (Aval(tuple(sizes[letter][0] for letter in output), dtype),)
 
-    def kernel(self, op: ExtensionOp, *arrays: Any) -> Any:
-        inputs, output, path = self.payload
-        if path is None:  # symbolic shapes: numpy chooses the order at run time
-            return np.asarray(np.einsum(self.subscripts, *arrays, optimize="greedy"))
-        return contract_along_path(inputs, output, path, arrays)
-
     def jvp(self, op, primals, outputs, tangents):
         total = None
         for i, t in enumerate(tangents):
@@ -93,55 +87,6 @@ class Einsum(ExtensionOp):
         subs = tuple(output if j == i else s for j, s in enumerate(inputs))
         args = [ct if j == i else x for j, x in enumerate(operands)]
         return [contract(subs, inputs[i], args) if j == i else None for j in range(len(inputs))]
-
-
-def contract_along_path(
-    inputs: Sequence[str], output: str, path: Sequence[Any], arrays: Sequence[np.ndarray]
-) -> np.ndarray:
-    """Run an einsum along its precomputed path, each pairwise step on BLAS (tensordot)
-    when it is a plain contraction (no batch letters), np.einsum otherwise.
-
-    A small np.einsum call costs ~25 µs of parsing even with a path; tensordot is a matmul.
-    The path follows numpy's convention: each step's operands are removed and the result is
-    appended to the end of the operand list.
-    """
-    subs, operands = list(inputs), list(arrays)
-    for step in path:
-        if not isinstance(step, tuple):
-            continue  # the leading 'einsum_path' tag
-        picked = sorted(step)
-        pairs = [(subs[i], operands[i]) for i in picked]
-        for i in reversed(picked):
-            del subs[i], operands[i]
-        keep = set("".join(subs)) | set(output)
-        letters, result = _contract_step(pairs, keep)
-        subs.append(letters)
-        operands.append(result)
-    (letters,), (result,) = subs, operands
-    if letters != output:
-        result = np.einsum(f"{letters}->{output}", result)
-    return np.asarray(result)
-
-
-def _contract_step(pairs: list[tuple[str, np.ndarray]], keep: set[str]) -> tuple[str, Any]:
-    if len(pairs) == 2:
-        (sa, a), (sb, b) = pairs
-        shared = set(sa) & set(sb)
-        contracted = [letter for letter in sa if letter in shared and letter not in keep]
-        plain = (
-            len(set(sa)) == len(sa)
-            and len(set(sb)) == len(sb)
-            and all(letter in keep for letter in shared if letter not in contracted)
-            and not (shared & keep)
-            and all(letter in keep or letter in shared for letter in sa + sb)
-        )
-        if plain:
-            axes = ([sa.index(c) for c in contracted], [sb.index(c) for c in contracted])
-            letters = "".join(c for c in sa + sb if c not in contracted)
-            return letters, np.tensordot(a, b, axes=axes)
-    letters = "".join(dict.fromkeys(c for s, _ in pairs for c in s if c in keep))
-    spec = ",".join(s for s, _ in pairs) + "->" + letters
-    return letters, np.einsum(spec, *[x for _, x in pairs])
 
 
 def _mismatch(subscripts: str, letter: str, a: Dim, i: int, b: Dim, j: int) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import DTypeError, LinAlgError, ShapeError
+from tf8.errors import DTypeError, ShapeError
 from tf8.lax.builders import add, compare, mul, select, sub
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
@@ -26,7 +26,7 @@ from ..matrix import along_columns, along_rows, eye, reciprocal
 
 
 class LinalgOp(ExtensionOp):
-    """A linalg op: subclasses set `name`, arities, `out_avals` and `compute`, and a JVP."""
+    """A linalg op: subclasses set `name`, arities and `out_avals` (kernels in `kernels`)."""
 
     family = "tf8.linalg.v1"
     inputs = 1
@@ -42,15 +42,6 @@ class LinalgOp(ExtensionOp):
 
     def out_avals(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         raise NotImplementedError
-
-    def compute(self, *arrays: np.ndarray) -> Any:
-        raise NotImplementedError
-
-    def kernel(self, op: ExtensionOp, *arrays: Any) -> Any:
-        try:
-            return self.compute(*arrays)
-        except np.linalg.LinAlgError as exc:
-            raise LinAlgError(f"{self.name}: {exc}") from None
 
 
 class Pruned(LinalgOp):
@@ -117,22 +108,6 @@ def concrete_min(name: str, m: Dim, n: Dim) -> Dim:
 
 def real_aval(shape: tuple, dtype: np.dtype) -> Aval:
     return Aval(tuple(shape), dt.real_dtype(dtype))
-
-
-def batched(fn: Any, *arrays: np.ndarray) -> Any:
-    """Apply a 2-D kernel `fn` to each matrix of the (equal) leading axes; stack the results."""
-    batch = arrays[0].shape[:-2]
-    if not batch:
-        return fn(*arrays)
-    results = [fn(*(a[index] for a in arrays)) for index in np.ndindex(*batch)]
-    if isinstance(results[0], tuple):
-        return tuple(_stack(batch, list(parts)) for parts in zip(*results))
-    return _stack(batch, results)
-
-
-def _stack(batch: tuple, parts: list) -> np.ndarray:
-    stacked = np.stack([np.asarray(p) for p in parts])
-    return stacked.reshape(*batch, *stacked.shape[1:])
 
 
 def reciprocal_gaps(values: TracedTensor, squared: bool = False) -> TracedTensor:

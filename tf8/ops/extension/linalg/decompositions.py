@@ -9,8 +9,6 @@ outputs are partly unused prune to cheaper ones: an SVD whose U and Vh are dead 
 
 from __future__ import annotations
 
-import numpy as np
-
 from tf8.errors import DifferentiationError
 from tf8.lax.builders import add, convert, mul, neg, real, sub
 from tf8.ops import dtypes as dt
@@ -54,10 +52,6 @@ class Eigh(LinalgOp):
         n = square(self.name, avals[0], guards)
         return (real_aval((*avals[0].shape[:-2], n), avals[0].dtype), avals[0])
 
-    def compute(self, a):
-        w, v = np.linalg.eigh(a)
-        return w, v
-
     def jvp(self, op, primals, outputs, tangents):
         w, v = outputs
         da_v = mm(lower_symmetric(tangents[0]), v)
@@ -71,9 +65,6 @@ class Eigh(LinalgOp):
 
 class Eigvalsh(Pruned):
     name, full, live = "eigvalsh", Eigh, (True, False)
-
-    def compute(self, a):
-        return np.linalg.eigvalsh(a)
 
 
 def svd_jvp(a, u, s, vh, ta) -> list[TracedTensor]:
@@ -119,10 +110,6 @@ class Svd(LinalgOp):
             Aval((*batch, k, n), a.dtype),
         )
 
-    def compute(self, a):
-        u, s, vh = np.linalg.svd(a, full_matrices=False)
-        return u, s, vh
-
     def jvp(self, op, primals, outputs, tangents):
         return svd_jvp(primals[0], *outputs, tangents[0])
 
@@ -151,10 +138,6 @@ class SvdFull(Svd):
             Aval((*batch, n, n), a.dtype),
         )
 
-    def compute(self, a):
-        u, s, vh = np.linalg.svd(a, full_matrices=True)
-        return u, s, vh
-
     def jvp(self, op, primals, outputs, tangents):
         (a,), (u, s, vh), (ta,) = primals, outputs, tangents
         *_, m, n = a.shape
@@ -179,9 +162,6 @@ def _complement_tangent(q_r, dq_r, q_c) -> TracedTensor:
 class Svdvals(Pruned):
     name, full, live = "svdvals", Svd, (False, True, False)
 
-    def compute(self, a):
-        return np.linalg.svd(a, compute_uv=False)
-
 
 class Qr(LinalgOp):
     """Reduced QR (Q, R); with Q unused it prunes to `QrR`."""
@@ -194,10 +174,6 @@ class Qr(LinalgOp):
         *batch, m, n = a.shape
         k = concrete_min(self.name, m, n)
         return Aval((*batch, m, k), a.dtype), Aval((*batch, k, n), a.dtype)
-
-    def compute(self, a):
-        q, r = np.linalg.qr(a)
-        return q, r
 
     def jvp(self, op, primals, outputs, tangents):
         # JAX's qr_jvp_rule (j-towns.github.io/papers/qr-derivative.pdf); needs m >= n.
@@ -223,9 +199,6 @@ class Qr(LinalgOp):
 
 class QrR(Pruned):
     name, full, live = "qr_r", Qr, (False, True)
-
-    def compute(self, a):
-        return np.linalg.qr(a, mode="r")
 
 
 __all__ = ["Eigh", "Eigvalsh", "Qr", "QrR", "Svd", "SvdFull", "Svdvals", "svd_jvp"]

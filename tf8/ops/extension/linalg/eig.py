@@ -12,8 +12,6 @@ the eigenvector derivative infinite; a defective matrix has none.
 
 from __future__ import annotations
 
-import numpy as np
-
 from tf8.lax.builders import add, compare, convert, mul, neg, real, reduce_sum, unary
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
@@ -36,11 +34,6 @@ class Eig(LinalgOp):
         dtype = dt.complex_dtype(avals[0].dtype)
         return Aval((*avals[0].shape[:-2], n), dtype), Aval(avals[0].shape, dtype)
 
-    def compute(self, a):
-        w, v = np.linalg.eig(a)
-        dtype = dt.complex_dtype(a.dtype)
-        return w.astype(dtype, copy=False), v.astype(dtype, copy=False)
-
     def jvp(self, op, primals, outputs, tangents):
         w, v = outputs
         v_inv, da_v = inv_of(v), mm(convert(tangents[0], v.dtype), v)
@@ -55,9 +48,6 @@ class Eig(LinalgOp):
 
 class Eigvals(Pruned):
     name, full, live = "eigvals", Eig, (True, False)
-
-    def compute(self, a):
-        return np.linalg.eigvals(a).astype(dt.complex_dtype(a.dtype), copy=False)
 
     def jvp(self, op, primals, outputs, tangents):
         _, v = apply(Eig(), list(primals))

@@ -14,13 +14,11 @@ tr(L(Aᵀ, C)ᵀ E).
 
 from __future__ import annotations
 
-import scipy.linalg
-
 from tf8.lax.builders import materialize
 from tf8.traced import apply
 
 from ..matrix import blocks, columns, mT, rows
-from .base import LinalgOp, batched, right_hand_side, square
+from .base import LinalgOp, right_hand_side, square
 
 
 class Expm(LinalgOp):
@@ -29,9 +27,6 @@ class Expm(LinalgOp):
     def out_avals(self, avals, guards):
         square(self.name, avals[0], guards)
         return (avals[0],)
-
-    def compute(self, a):
-        return scipy.linalg.expm(a)
 
     def jvp(self, op, primals, outputs, tangents):
         return [apply(ExpmFrechet(), [primals[0], tangents[0]])[0]]
@@ -48,12 +43,6 @@ class ExpmFrechet(LinalgOp):
         right_hand_side(self.name, avals[0], avals[1], n)
         square(self.name, avals[1], guards)
         return (avals[1],)
-
-    def compute(self, a, e):
-        def frechet(x, y):
-            return scipy.linalg.expm_frechet(x, y, compute_expm=False, check_finite=False)
-
-        return batched(frechet, a, e)
 
     def jvp(self, op, primals, outputs, tangents):
         (a, e), (ta, te) = primals, tangents

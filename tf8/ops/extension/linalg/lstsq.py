@@ -19,7 +19,7 @@ from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor, apply
 
 from ..matrix import eye, mH, mm
-from .base import LinalgOp, batched, right_hand_side
+from .base import LinalgOp, right_hand_side
 
 
 class Pinv(LinalgOp):
@@ -33,10 +33,6 @@ class Pinv(LinalgOp):
     def out_avals(self, avals, guards):
         *batch, m, n = avals[0].shape
         return (Aval((*batch, n, m), avals[0].dtype),)
-
-    def compute(self, a):
-        (rcond,) = self.payload
-        return np.linalg.pinv(a) if rcond is None else np.linalg.pinv(a, rcond=rcond)
 
     def jvp(self, op, primals, outputs, tangents):
         (a,), (p,), (ta,) = primals, outputs, tangents
@@ -61,10 +57,6 @@ class Lstsq(LinalgOp):
         a, b = avals
         right_hand_side(self.name, a, b, a.shape[-2])
         return (Aval((*b.shape[:-2], a.shape[-1], b.shape[-1]), b.dtype),)
-
-    def compute(self, a, b):
-        (rcond,) = self.payload
-        return batched(lambda m, r: np.linalg.lstsq(m, r, rcond=rcond)[0], a, b)
 
     def cutoff(self, a: TracedTensor) -> float:
         (rcond,) = self.payload

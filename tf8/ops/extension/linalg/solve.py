@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
-import scipy.linalg
-
 from tf8.errors import ParameterError
 from tf8.lax.builders import add, add_any, conj, convert, mul, neg, real, sub
 from tf8.ops import dtypes as dt
@@ -12,7 +9,7 @@ from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor, apply
 
 from ..matrix import diag_embed, diagonal, lower_symmetric, mH, mm, mT, trace_of_product, tril
-from .base import LinalgOp, Pruned, batched, real_aval, right_hand_side, square
+from .base import LinalgOp, Pruned, real_aval, right_hand_side, square
 
 
 def inv_of(a: TracedTensor) -> TracedTensor:
@@ -36,9 +33,6 @@ class Inv(LinalgOp):
         square(self.name, avals[0], guards)
         return (avals[0],)
 
-    def compute(self, a):
-        return np.linalg.inv(a)
-
     def jvp(self, op, primals, outputs, tangents):
         (ainv,) = outputs
         return [neg(mm(mm(ainv, tangents[0]), ainv))]  # d(A⁻¹) = −A⁻¹ dA A⁻¹
@@ -53,9 +47,6 @@ class Solve(LinalgOp):
     def out_avals(self, avals, guards):
         right_hand_side(self.name, avals[0], avals[1], square(self.name, avals[0], guards))
         return (avals[1],)
-
-    def compute(self, a, b):
-        return np.linalg.solve(a, b)
 
     def jvp(self, op, primals, outputs, tangents):
         (a, _), (x,), (ta, tb) = primals, outputs, tangents
@@ -90,16 +81,6 @@ class TriangularSolve(LinalgOp):
         right_hand_side("solve_triangular", avals[0], avals[1], square(self.name, avals[0], guards))
         return (avals[1],)
 
-    def compute(self, a, b):
-        lower, trans, unit = self.payload
-
-        def solve2d(m, r):
-            return scipy.linalg.solve_triangular(
-                m, r, trans=trans, lower=lower, unit_diagonal=unit, check_finite=False
-            )
-
-        return batched(solve2d, a, b)
-
     def triangle(self, t: TracedTensor) -> TracedTensor:
         """The part of t this op reads: its triangle, without the diagonal if unit."""
         lower, _, unit = self.payload
@@ -132,9 +113,6 @@ class Det(LinalgOp):
         square(self.name, avals[0], guards)
         return (Aval(avals[0].shape[:-2], avals[0].dtype),)
 
-    def compute(self, a):
-        return np.asarray(np.linalg.det(a))
-
     def jvp(self, op, primals, outputs, tangents):
         # d det = det · tr(A⁻¹ dA); needs A invertible (a singular A raises LinAlgError).
         return [mul(outputs[0], trace_inv_times(primals[0], tangents[0]))]
@@ -151,10 +129,6 @@ class Slogdet(LinalgOp):
         batch = avals[0].shape[:-2]
         return (Aval(batch, avals[0].dtype), real_aval(batch, avals[0].dtype))
 
-    def compute(self, a):
-        sign, logabsdet = np.linalg.slogdet(a)
-        return np.asarray(sign), np.asarray(logabsdet)
-
     def jvp(self, op, primals, outputs, tangents):
         trace = trace_inv_times(primals[0], tangents[0])  # d log det = tr(A⁻¹ dA)
         if not dt.is_complex(trace.dtype):
@@ -169,9 +143,6 @@ class Slogdet(LinalgOp):
 class LogAbsDet(Pruned):
     name, full, live = "logabsdet", Slogdet, (False, True)
 
-    def compute(self, a):
-        return np.asarray(np.linalg.slogdet(a)[1])
-
     def jvp(self, op, primals, outputs, tangents):
         return [real(trace_inv_times(primals[0], tangents[0]))]
 
@@ -182,9 +153,6 @@ class Cholesky(LinalgOp):
     def out_avals(self, avals, guards):
         square(self.name, avals[0], guards)
         return (avals[0],)
-
-    def compute(self, a):
-        return np.linalg.cholesky(a)
 
     def jvp(self, op, primals, outputs, tangents):
         # dL = L Φ(L⁻¹ dA L⁻ᴴ), Φ = lower triangle with the diagonal halved.
