@@ -176,7 +176,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[TracedTensor, ...
     largest = apply1("reduce_max", [s], axes=(s.ndim - 1,))
     threshold = apply1(
         "broadcast_in_dim",
-        [mul(largest, op.cutoff(x))],
+        [mul(largest, op.cutoff(x.aval))],
         shape=s.shape,
         broadcast_dimensions=tuple(range(s.ndim - 1)),
     )

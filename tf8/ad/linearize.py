@@ -16,6 +16,7 @@ from tf8.lax.builders import Tangent, add_any, convert
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor, linear_scope
 
+from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES
 from .transpose_rules import TRANSPOSE_RULES
 from .walk import GraphWalk
@@ -54,7 +55,11 @@ def jvp_graph(
             ts = [tangent_of.get(k) for k in op_key.inputs]
             if all(t is None for t in ts):
                 continue
-            rule = JVP_RULES.get(_rule_name(op_key.op)) or getattr(op_key.op, "jvp", None)
+            rule = (
+                FAMILY_JVP_RULES.get(type(op_key.op))
+                or JVP_RULES.get(_rule_name(op_key.op))
+                or getattr(op_key.op, "jvp", None)
+            )
             if rule is None:
                 raise DifferentiationError(f"no JVP rule for {op_key.op!r}")
             primal_in = [walk[k] for k in op_key.inputs]
@@ -88,8 +93,10 @@ def transpose_graph(
             cts = [ct_of.pop(k, None) for k in op_key.outputs]
             if all(c is None for c in cts):
                 continue
-            rule = TRANSPOSE_RULES.get(_rule_name(op_key.op)) or getattr(
-                op_key.op, "transpose", None
+            rule = (
+                FAMILY_TRANSPOSE_RULES.get(type(op_key.op))
+                or TRANSPOSE_RULES.get(_rule_name(op_key.op))
+                or getattr(op_key.op, "transpose", None)
             )
             if rule is None:
                 raise DifferentiationError(f"{op_key.op!r} is not linear: it has no transpose rule")

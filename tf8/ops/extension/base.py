@@ -3,8 +3,9 @@
 Hash and equality come from `(family, payload)`, so an extension op takes part in structural
 identity (CSE) and in fingerprints (`key()`). A family implements `infer` (shape/dtype rule,
 appending ShapeGuards for constraints it cannot prove) and optionally `prune_outputs(live)`.
-AD rules (`jvp`, and `transpose` when it is linear). tf8's own families keep their kernels in
-`tf8.ops.extension.kernels`; a user-defined family brings its `kernel` as a method.
+tf8's own families keep their kernels in `tf8.ops.extension.kernels` and their AD rules in
+`tf8.ad.families`, keyed by op class; a user-defined family brings them as methods (`kernel`,
+`jvp`, and `transpose` when it is linear).
 """
 
 from __future__ import annotations

@@ -4,10 +4,8 @@
 the implicit output is made explicit, size-1 axes that broadcast get letters of their own,
 repeated letters in one operand become `extract_diag`, letters only one operand has become
 `reduce_sum`), so the `Einsum` op it records satisfies one invariant: every letter of an
-operand appears in another operand or in the output. That keeps its AD rules one line each:
-the op is multilinear, so its JVP is the sum of the einsums with one operand replaced by its
-tangent, and the transpose for operand i is the einsum of the cotangent with the others
-(JAX's bilinear convention: no conjugation for complex numbers).
+operand appears in another operand or in the output. That keeps its AD rules
+(`tf8.ad.families.einsum`) one line each; its kernel is in `einsum_kernels`.
 """
 
 from __future__ import annotations
@@ -69,24 +67,6 @@ class Einsum(ExtensionOp):
                 if same is None:
                     guards.append(ShapeGuard(first, size, f"einsum subscript {letter!r}"))
         return (Aval(tuple(sizes[letter][0] for letter in output), dtype),)
-
-    def jvp(self, op, primals, outputs, tangents):
-        total = None
-        for i, t in enumerate(tangents):
-            if t is None:
-                continue
-            term = apply(self, [t if j == i else p for j, p in enumerate(primals)])[0]
-            total = term if total is None else apply1("add", [total, term])
-        return [total]
-
-    def transpose(self, op, operands, linear, ct):
-        inputs, output, _ = self.payload
-        if sum(linear) != 1:
-            raise TypeError("einsum is linear in one operand at a time")
-        i = list(linear).index(True)
-        subs = tuple(output if j == i else s for j, s in enumerate(inputs))
-        args = [ct if j == i else x for j, x in enumerate(operands)]
-        return [contract(subs, inputs[i], args) if j == i else None for j in range(len(inputs))]
 
 
 def _mismatch(subscripts: str, letter: str, a: Dim, i: int, b: Dim, j: int) -> str:
