@@ -7,7 +7,8 @@ the others (JAX's bilinear convention: no conjugation for complex numbers).
 
 from __future__ import annotations
 
-from tf8.ops.extension.einsum import Einsum, contract
+from tf8.lax.einsum import contract
+from tf8.ops.extension.einsum import Einsum
 from tf8.traced import apply, apply1
 
 from ..jvp_rules import JvpRule

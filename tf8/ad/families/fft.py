@@ -14,7 +14,8 @@ import math
 import numpy as np
 
 from tf8.lax.builders import mul, real
-from tf8.ops.extension.fft import FFT, resize
+from tf8.lax.fft import resize
+from tf8.ops.extension.fft import FFT
 from tf8.ops.primitive import ConstantValue
 from tf8.traced import TracedTensor, apply, apply1
 

@@ -16,6 +16,21 @@ L(Aᵀ, ·).
 from __future__ import annotations
 
 from tf8.lax.builders import add, add_any, conj, convert, materialize, mul, neg, real, sub
+from tf8.lax.linalg import inv_of, solve_of
+from tf8.lax.matrix import (
+    blocks,
+    columns,
+    diag_embed,
+    diagonal,
+    eye,
+    lower_symmetric,
+    mH,
+    mm,
+    mT,
+    rows,
+    trace_of_product,
+    tril,
+)
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.linalg import (
     Cholesky,
@@ -29,21 +44,6 @@ from tf8.ops.extension.linalg import (
     Slogdet,
     Solve,
     TriangularSolve,
-)
-from tf8.ops.extension.linalg.solve import inv_of, solve_of
-from tf8.ops.extension.matrix import (
-    blocks,
-    columns,
-    diag_embed,
-    diagonal,
-    eye,
-    lower_symmetric,
-    mH,
-    mm,
-    mT,
-    rows,
-    trace_of_product,
-    tril,
 )
 from tf8.traced import TracedTensor, apply
 

@@ -16,23 +16,9 @@ from __future__ import annotations
 
 from tf8.errors import DifferentiationError
 from tf8.lax.builders import add, compare, convert, mul, neg, real, reduce_sum, select, sub, unary
-from tf8.ops import dtypes as dt
-from tf8.ops.extension.einsum import einsum
-from tf8.ops.extension.linalg import (
-    Eig,
-    Eigh,
-    Eigvals,
-    Eigvalsh,
-    Pruned,
-    Qr,
-    QrR,
-    Svd,
-    SvdFull,
-    Svdvals,
-    TriangularSolve,
-)
-from tf8.ops.extension.linalg.solve import inv_of
-from tf8.ops.extension.matrix import (
+from tf8.lax.einsum import einsum
+from tf8.lax.linalg import inv_of
+from tf8.lax.matrix import (
     along_columns,
     along_rows,
     columns,
@@ -47,6 +33,20 @@ from tf8.ops.extension.matrix import (
     reciprocal,
     rows,
     tril,
+)
+from tf8.ops import dtypes as dt
+from tf8.ops.extension.linalg import (
+    Eig,
+    Eigh,
+    Eigvals,
+    Eigvalsh,
+    Pruned,
+    Qr,
+    QrR,
+    Svd,
+    SvdFull,
+    Svdvals,
+    TriangularSolve,
 )
 from tf8.traced import TracedTensor, apply, apply1
 

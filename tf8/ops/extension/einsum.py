@@ -1,10 +1,10 @@
 """einsum: numpy's subscripts as one extension op with a contraction path chosen at trace time.
 
-`einsum(subscripts, *operands)` normalises the subscripts first (ellipses become letters,
-the implicit output is made explicit, size-1 axes that broadcast get letters of their own,
-repeated letters in one operand become `extract_diag`, letters only one operand has become
-`reduce_sum`), so the `Einsum` op it records satisfies one invariant: every letter of an
-operand appears in another operand or in the output. That keeps its AD rules
+`tf8.lax.einsum` normalises the subscripts first (with the shape-level helpers here: ellipses
+become letters, the implicit output is made explicit, size-1 axes that broadcast get letters of
+their own; then repeated letters in one operand become `extract_diag`, letters only one operand
+has become `reduce_sum`), so the `Einsum` op it records satisfies one invariant: every letter
+of an operand appears in another operand or in the output. That keeps its AD rules
 (`tf8.ad.families.einsum`) one line each; its kernel is in `einsum_kernels`.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import string
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -21,7 +20,6 @@ from tf8.ops import dtypes as dt
 from tf8.ops.extension.base import ExtensionOp
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, is_symbolic, shape_str
-from tf8.traced import TracedTensor, apply, apply1, tensor
 
 ELLIPSIS = "..."
 
@@ -76,7 +74,7 @@ def _mismatch(subscripts: str, letter: str, a: Dim, i: int, b: Dim, j: int) -> s
     )
 
 
-def _path(subscripts: str, avals: Sequence[Aval]) -> tuple | None:
+def plan_path(subscripts: str, avals: Sequence[Aval]) -> tuple | None:
     """The contraction order, chosen once; None when shapes are symbolic (chosen at run time)."""
     if len(avals) < 2 or any(is_symbolic(a.shape) for a in avals):
         return None
@@ -86,22 +84,11 @@ def _path(subscripts: str, avals: Sequence[Aval]) -> tuple | None:
     return tuple(tuple(step) for step in path[1:])
 
 
-def contract(inputs: Sequence[str], output: str, operands: Sequence[TracedTensor]) -> TracedTensor:
-    """Record an already-normalised einsum (see the module docstring for the invariant)."""
-    if len(operands) == 1:
-        perm = tuple(inputs[0].index(letter) for letter in output)
-        if perm == tuple(range(len(perm))):
-            return operands[0]
-        return apply1("transpose", [operands[0]], permutation=perm)
-    subscripts = f"{','.join(inputs)}->{output}"
-    path = _path(subscripts, [t.aval for t in operands])
-    return apply(Einsum(tuple(inputs), output, path), list(operands))[0]
+# --- normalising numpy's subscripts (on shapes; `tf8.lax.einsum` records the op) ------------
 
 
-# --- the public function: parse and normalise numpy's subscripts --------------------------
-
-
-def _parse(subscripts: str, count: int) -> tuple[list[str], str | None]:
+def parse_subscripts(subscripts: str, count: int) -> tuple[list[str], str | None]:
+    """(input subscripts, output subscripts or None when implicit), checked against `count`."""
     text = subscripts.replace(" ", "")
     if text.count("->") > 1:
         raise ParameterError(f"einsum: {subscripts!r} has more than one '->'")
@@ -118,8 +105,8 @@ def _parse(subscripts: str, count: int) -> tuple[list[str], str | None]:
     return inputs, (rhs if arrow else None)
 
 
-def _expand_ellipses(
-    inputs: list[str], output: str | None, operands: Sequence[TracedTensor]
+def expand_ellipses(
+    inputs: list[str], output: str | None, operands: Sequence[Aval]
 ) -> tuple[list[list[str]], list[str]]:
     """Subscripts as letter lists, `...` replaced by fresh letters (right-aligned, as numpy)."""
     fresh = [c for c in string.ascii_letters if c not in "".join(inputs) + (output or "")]
@@ -152,9 +139,7 @@ def _expand_ellipses(
     return expanded, out
 
 
-def _broadcast_letters(
-    subs: list[list[str]], operands: Sequence[TracedTensor], subscripts: str
-) -> None:
+def broadcast_letters(subs: list[list[str]], operands: Sequence[Aval], subscripts: str) -> None:
     """Size-1 axes facing a larger size get a private letter (summed away, as numpy broadcasts)."""
     size: dict[str, tuple[Dim, int]] = {}
     for i, (letters, x) in enumerate(zip(subs, operands)):
@@ -172,46 +157,3 @@ def _broadcast_letters(
         for axis, (letter, d) in enumerate(zip(letters, x.shape)):
             if letter in size and not is_symbolic(d) and d == 1 and size[letter][0] != 1:
                 letters[axis] = next(fresh)
-
-
-def _take_diagonals(letters: list[str], x: TracedTensor, subscripts: str) -> TracedTensor:
-    """x with every repeated letter reduced to its diagonal (letters updated in place)."""
-    while len(set(letters)) < len(letters):
-        letter = next(c for c in letters if letters.count(c) > 1)
-        p = letters.index(letter)
-        q = letters.index(letter, p + 1)
-        if dims_equal(x.shape[p], x.shape[q]) is False:
-            raise ShapeError(
-                f"einsum {subscripts}: repeated subscript {letter!r} has sizes"
-                f" {x.shape[p]} and {x.shape[q]}"
-            )
-        rest = [k for k in range(x.ndim) if k not in (p, q)]
-        x = apply1("extract_diag", [_permute(x, (*rest, p, q))])
-        letters[:] = [letters[k] for k in rest] + [letter]
-    return x
-
-
-def _permute(x: TracedTensor, perm: tuple[int, ...]) -> TracedTensor:
-    if perm == tuple(range(x.ndim)):
-        return x
-    return apply1("transpose", [x], permutation=perm)
-
-
-def einsum(subscripts: str, *operands: Any) -> TracedTensor:
-    """numpy.einsum on traced values (explicit or implicit output, `...`, size-1 broadcasting)."""
-    if not operands:
-        raise ParameterError("einsum: needs at least one operand")
-    xs = [tensor(x) for x in operands]
-    dtype = dt.result_type(*[x.dtype for x in xs])
-    xs = [x if x.dtype == dtype else apply1("convert", [x], dtype=dtype) for x in xs]
-    inputs, output = _parse(subscripts, len(xs))
-    subs, out = _expand_ellipses(inputs, output, xs)
-    _broadcast_letters(subs, xs, subscripts)
-    xs = [_take_diagonals(letters, x, subscripts) for letters, x in zip(subs, xs)]
-    for i, (letters, x) in enumerate(zip(subs, xs)):
-        others = set(out).union(*(set(s) for j, s in enumerate(subs) if j != i))
-        lonely = tuple(k for k, c in enumerate(letters) if c not in others)
-        if lonely:
-            xs[i] = apply1("reduce_sum", [x], axes=lonely)
-            subs[i] = [c for k, c in enumerate(letters) if k not in lonely]
-    return contract(["".join(s) for s in subs], "".join(out), xs)

@@ -4,18 +4,8 @@ from __future__ import annotations
 
 from tf8.errors import ParameterError
 from tf8.ops.primitive import Aval
-from tf8.traced import TracedTensor, apply
 
 from .base import LinalgOp, Pruned, real_aval, right_hand_side, square
-
-
-def inv_of(a: TracedTensor) -> TracedTensor:
-    return apply(Inv(), [a])[0]
-
-
-def solve_of(a: TracedTensor, b: TracedTensor) -> TracedTensor:
-    """A⁻¹ B (B of shape (..., n, k)); linear in B."""
-    return apply(Solve(), [a, b])[0]
 
 
 class Inv(LinalgOp):
@@ -103,6 +93,4 @@ __all__ = [
     "Slogdet",
     "Solve",
     "TriangularSolve",
-    "inv_of",
-    "solve_of",
 ]
