@@ -16,8 +16,8 @@ from typing import Any
 
 from tf8.errors import ParameterError
 from tf8.lax.builders import convert
+from tf8.lax.fft import transform
 from tf8.ops import dtypes as dt
-from tf8.ops.extension.fft import transform
 from tf8.traced import TracedTensor, tensor
 
 __all__ = [

@@ -25,11 +25,11 @@ import numpy as np
 
 from tf8.errors import ParameterError, ShapeError
 from tf8.lax.builders import compare, convert, full, mul, reduce_sum, reshape, transpose, unary
+from tf8.lax.linalg import as_matrix, as_system, unvector
+from tf8.lax.matrix import eye, mH, mm
 from tf8.ops import dtypes as dt
 from tf8.ops.extension import linalg as ops
-from tf8.ops.extension.linalg.arguments import as_matrix, as_system, unvector
 from tf8.ops.extension.linalg.base import square
-from tf8.ops.extension.matrix import eye, mH, mm
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor, apply, apply1, tensor
@@ -176,7 +176,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[TracedTensor, ...
     largest = apply1("reduce_max", [s], axes=(s.ndim - 1,))
     threshold = apply1(
         "broadcast_in_dim",
-        [mul(largest, op.cutoff(x))],
+        [mul(largest, op.cutoff(x.aval))],
         shape=s.shape,
         broadcast_dimensions=tuple(range(s.ndim - 1)),
     )

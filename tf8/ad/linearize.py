@@ -17,12 +17,16 @@ from tf8.ops import dtypes as dt
 from tf8.ops.catalog import row as definition_of_row
 from tf8.traced import TracedTensor, linear_scope
 
+from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES, linear_jvp
 from .transpose_rules import TRANSPOSE_RULES
 from .walk import GraphWalk, RuleTable, interpret
 
-JVP = RuleTable("JVP", "jvp", JVP_RULES)
-TRANSPOSE = RuleTable("transpose (it is not linear)", "transpose", TRANSPOSE_RULES)
+# Primitives' rules keyed by row name, extension families' by op class.
+JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES})
+TRANSPOSE = RuleTable(
+    "transpose (it is not linear)", "transpose", {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES}
+)
 
 
 def jvp_graph(

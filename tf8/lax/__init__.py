@@ -1,7 +1,8 @@
 """tf8.lax: JAX's `lax` names on tf8's primitives (tracing level, no dtype promotion).
 
 `tf8.lax.dynamic_slice(x, (i, 0), (2, 3))` takes traced starts, as in JAX. The builders that
-tf8's own libraries and rules are written in live in `tf8.lax.builders`.
+tf8's own libraries and rules are written in live in `tf8.lax.builders`, and for the extension
+families in `tf8.lax.einsum`, `tf8.lax.fft`, `tf8.lax.linalg` and `tf8.lax.matrix`.
 """
 
 from .ops import (

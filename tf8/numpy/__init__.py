@@ -7,6 +7,7 @@ functions tf8 cannot express (sort, unique, ...) exist and raise UnsupportedOper
 from __future__ import annotations
 
 from tf8 import fft
+from tf8.lax.einsum import einsum
 from tf8.ops.dtypes import (
     bool_,
     complex64,
@@ -16,7 +17,6 @@ from tf8.ops.dtypes import (
     int32,
     int64,
 )
-from tf8.ops.extension.einsum import einsum
 
 from . import _methods, linalg
 from ._along import cross, take_along_axis

@@ -18,7 +18,8 @@ from typing import Any
 from tf8.errors import ArityError, ParameterError
 from tf8.ops import infer as _infer
 from tf8.ops.catalog import CATALOG, Row
-from tf8.ops.kernels import FAMILY_KERNELS, KERNELS, Kernel
+from tf8.ops.extension.kernels import FAMILY_KERNELS
+from tf8.ops.kernels import KERNELS, Kernel
 from tf8.ops.primitive import Aval, Primitive
 
 ShapeRule = Callable[[Any, Sequence[Aval], list], tuple[Aval, ...]]

@@ -310,6 +310,3 @@ KERNELS: dict[str, Kernel] = {
     "gather": gather_kernel,
     "scatter_add": scatter_add_kernel,
 }
-
-# Kernels of extension families, keyed by op class (user families may carry a `kernel` method).
-FAMILY_KERNELS: dict[type, Kernel] = {}

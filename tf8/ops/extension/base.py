@@ -2,8 +2,10 @@
 
 Hash and equality come from `(family, payload)`, so an extension op takes part in structural
 identity (CSE) and in fingerprints (`key()`). A family implements `infer` (shape/dtype rule,
-appending ShapeGuards for constraints it cannot prove), `kernel` (numpy/scipy), AD rules
-(`jvp`, and `transpose` when it is linear) and optionally `prune_outputs(live)`.
+appending ShapeGuards for constraints it cannot prove) and optionally `prune_outputs(live)`.
+tf8's own families keep their kernels in `tf8.ops.extension.kernels` and their AD rules in
+`tf8.ad.families`, keyed by op class; a user-defined family brings them as methods (`kernel`,
+`jvp`, and `transpose` when it is linear).
 """
 
 from __future__ import annotations

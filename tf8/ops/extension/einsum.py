@@ -1,20 +1,17 @@
 """einsum: numpy's subscripts as one extension op with a contraction path chosen at trace time.
 
-`einsum(subscripts, *operands)` normalises the subscripts first (ellipses become letters,
-the implicit output is made explicit, size-1 axes that broadcast get letters of their own,
-repeated letters in one operand become `extract_diag`, letters only one operand has become
-`reduce_sum`), so the `Einsum` op it records satisfies one invariant: every letter of an
-operand appears in another operand or in the output. That keeps its AD rules one line each:
-the op is multilinear, so its JVP is the sum of the einsums with one operand replaced by its
-tangent, and the transpose for operand i is the einsum of the cotangent with the others
-(JAX's bilinear convention: no conjugation for complex numbers).
+`tf8.lax.einsum` normalises the subscripts first (with the shape-level helpers here: ellipses
+become letters, the implicit output is made explicit, size-1 axes that broadcast get letters of
+their own; then repeated letters in one operand become `extract_diag`, letters only one operand
+has become `reduce_sum`), so the `Einsum` op it records satisfies one invariant: every letter
+of an operand appears in another operand or in the output. That keeps its AD rules
+(`tf8.ad.families.einsum`) one line each; its kernel is in `einsum_kernels`.
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -23,7 +20,6 @@ from tf8.ops import dtypes as dt
 from tf8.ops.extension.base import ExtensionOp
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, is_symbolic, shape_str
-from tf8.traced import TracedTensor, apply, apply1, tensor
 
 ELLIPSIS = "..."
 
@@ -70,79 +66,6 @@ class Einsum(ExtensionOp):
                     guards.append(ShapeGuard(first, size, f"einsum subscript {letter!r}"))
         return (Aval(tuple(sizes[letter][0] for letter in output), dtype),)
 
-    def kernel(self, op: ExtensionOp, *arrays: Any) -> Any:
-        inputs, output, path = self.payload
-        if path is None:  # symbolic shapes: numpy chooses the order at run time
-            return np.asarray(np.einsum(self.subscripts, *arrays, optimize="greedy"))
-        return contract_along_path(inputs, output, path, arrays)
-
-    def jvp(self, op, primals, outputs, tangents):
-        total = None
-        for i, t in enumerate(tangents):
-            if t is None:
-                continue
-            term = apply(self, [t if j == i else p for j, p in enumerate(primals)])[0]
-            total = term if total is None else apply1("add", [total, term])
-        return [total]
-
-    def transpose(self, op, operands, linear, ct):
-        inputs, output, _ = self.payload
-        if sum(linear) != 1:
-            raise TypeError("einsum is linear in one operand at a time")
-        i = list(linear).index(True)
-        subs = tuple(output if j == i else s for j, s in enumerate(inputs))
-        args = [ct if j == i else x for j, x in enumerate(operands)]
-        return [contract(subs, inputs[i], args) if j == i else None for j in range(len(inputs))]
-
-
-def contract_along_path(
-    inputs: Sequence[str], output: str, path: Sequence[Any], arrays: Sequence[np.ndarray]
-) -> np.ndarray:
-    """Run an einsum along its precomputed path, each pairwise step on BLAS (tensordot)
-    when it is a plain contraction (no batch letters), np.einsum otherwise.
-
-    A small np.einsum call costs ~25 µs of parsing even with a path; tensordot is a matmul.
-    The path follows numpy's convention: each step's operands are removed and the result is
-    appended to the end of the operand list.
-    """
-    subs, operands = list(inputs), list(arrays)
-    for step in path:
-        if not isinstance(step, tuple):
-            continue  # the leading 'einsum_path' tag
-        picked = sorted(step)
-        pairs = [(subs[i], operands[i]) for i in picked]
-        for i in reversed(picked):
-            del subs[i], operands[i]
-        keep = set("".join(subs)) | set(output)
-        letters, result = _contract_step(pairs, keep)
-        subs.append(letters)
-        operands.append(result)
-    (letters,), (result,) = subs, operands
-    if letters != output:
-        result = np.einsum(f"{letters}->{output}", result)
-    return np.asarray(result)
-
-
-def _contract_step(pairs: list[tuple[str, np.ndarray]], keep: set[str]) -> tuple[str, Any]:
-    if len(pairs) == 2:
-        (sa, a), (sb, b) = pairs
-        shared = set(sa) & set(sb)
-        contracted = [letter for letter in sa if letter in shared and letter not in keep]
-        plain = (
-            len(set(sa)) == len(sa)
-            and len(set(sb)) == len(sb)
-            and all(letter in keep for letter in shared if letter not in contracted)
-            and not (shared & keep)
-            and all(letter in keep or letter in shared for letter in sa + sb)
-        )
-        if plain:
-            axes = ([sa.index(c) for c in contracted], [sb.index(c) for c in contracted])
-            letters = "".join(c for c in sa + sb if c not in contracted)
-            return letters, np.tensordot(a, b, axes=axes)
-    letters = "".join(dict.fromkeys(c for s, _ in pairs for c in s if c in keep))
-    spec = ",".join(s for s, _ in pairs) + "->" + letters
-    return letters, np.einsum(spec, *[x for _, x in pairs])
-
 
 def _mismatch(subscripts: str, letter: str, a: Dim, i: int, b: Dim, j: int) -> str:
     return (
@@ -151,7 +74,7 @@ def _mismatch(subscripts: str, letter: str, a: Dim, i: int, b: Dim, j: int) -> s
     )
 
 
-def _path(subscripts: str, avals: Sequence[Aval]) -> tuple | None:
+def plan_path(subscripts: str, avals: Sequence[Aval]) -> tuple | None:
     """The contraction order, chosen once; None when shapes are symbolic (chosen at run time)."""
     if len(avals) < 2 or any(is_symbolic(a.shape) for a in avals):
         return None
@@ -161,22 +84,11 @@ def _path(subscripts: str, avals: Sequence[Aval]) -> tuple | None:
     return tuple(tuple(step) for step in path[1:])
 
 
-def contract(inputs: Sequence[str], output: str, operands: Sequence[TracedTensor]) -> TracedTensor:
-    """Record an already-normalised einsum (see the module docstring for the invariant)."""
-    if len(operands) == 1:
-        perm = tuple(inputs[0].index(letter) for letter in output)
-        if perm == tuple(range(len(perm))):
-            return operands[0]
-        return apply1("transpose", [operands[0]], permutation=perm)
-    subscripts = f"{','.join(inputs)}->{output}"
-    path = _path(subscripts, [t.aval for t in operands])
-    return apply(Einsum(tuple(inputs), output, path), list(operands))[0]
+# --- normalising numpy's subscripts (on shapes; `tf8.lax.einsum` records the op) ------------
 
 
-# --- the public function: parse and normalise numpy's subscripts --------------------------
-
-
-def _parse(subscripts: str, count: int) -> tuple[list[str], str | None]:
+def parse_subscripts(subscripts: str, count: int) -> tuple[list[str], str | None]:
+    """(input subscripts, output subscripts or None when implicit), checked against `count`."""
     text = subscripts.replace(" ", "")
     if text.count("->") > 1:
         raise ParameterError(f"einsum: {subscripts!r} has more than one '->'")
@@ -193,8 +105,8 @@ def _parse(subscripts: str, count: int) -> tuple[list[str], str | None]:
     return inputs, (rhs if arrow else None)
 
 
-def _expand_ellipses(
-    inputs: list[str], output: str | None, operands: Sequence[TracedTensor]
+def expand_ellipses(
+    inputs: list[str], output: str | None, operands: Sequence[Aval]
 ) -> tuple[list[list[str]], list[str]]:
     """Subscripts as letter lists, `...` replaced by fresh letters (right-aligned, as numpy)."""
     fresh = [c for c in string.ascii_letters if c not in "".join(inputs) + (output or "")]
@@ -227,9 +139,7 @@ def _expand_ellipses(
     return expanded, out
 
 
-def _broadcast_letters(
-    subs: list[list[str]], operands: Sequence[TracedTensor], subscripts: str
-) -> None:
+def broadcast_letters(subs: list[list[str]], operands: Sequence[Aval], subscripts: str) -> None:
     """Size-1 axes facing a larger size get a private letter (summed away, as numpy broadcasts)."""
     size: dict[str, tuple[Dim, int]] = {}
     for i, (letters, x) in enumerate(zip(subs, operands)):
@@ -247,46 +157,3 @@ def _broadcast_letters(
         for axis, (letter, d) in enumerate(zip(letters, x.shape)):
             if letter in size and not is_symbolic(d) and d == 1 and size[letter][0] != 1:
                 letters[axis] = next(fresh)
-
-
-def _take_diagonals(letters: list[str], x: TracedTensor, subscripts: str) -> TracedTensor:
-    """x with every repeated letter reduced to its diagonal (letters updated in place)."""
-    while len(set(letters)) < len(letters):
-        letter = next(c for c in letters if letters.count(c) > 1)
-        p = letters.index(letter)
-        q = letters.index(letter, p + 1)
-        if dims_equal(x.shape[p], x.shape[q]) is False:
-            raise ShapeError(
-                f"einsum {subscripts}: repeated subscript {letter!r} has sizes"
-                f" {x.shape[p]} and {x.shape[q]}"
-            )
-        rest = [k for k in range(x.ndim) if k not in (p, q)]
-        x = apply1("extract_diag", [_permute(x, (*rest, p, q))])
-        letters[:] = [letters[k] for k in rest] + [letter]
-    return x
-
-
-def _permute(x: TracedTensor, perm: tuple[int, ...]) -> TracedTensor:
-    if perm == tuple(range(x.ndim)):
-        return x
-    return apply1("transpose", [x], permutation=perm)
-
-
-def einsum(subscripts: str, *operands: Any) -> TracedTensor:
-    """numpy.einsum on traced values (explicit or implicit output, `...`, size-1 broadcasting)."""
-    if not operands:
-        raise ParameterError("einsum: needs at least one operand")
-    xs = [tensor(x) for x in operands]
-    dtype = dt.result_type(*[x.dtype for x in xs])
-    xs = [x if x.dtype == dtype else apply1("convert", [x], dtype=dtype) for x in xs]
-    inputs, output = _parse(subscripts, len(xs))
-    subs, out = _expand_ellipses(inputs, output, xs)
-    _broadcast_letters(subs, xs, subscripts)
-    xs = [_take_diagonals(letters, x, subscripts) for letters, x in zip(subs, xs)]
-    for i, (letters, x) in enumerate(zip(subs, xs)):
-        others = set(out).union(*(set(s) for j, s in enumerate(subs) if j != i))
-        lonely = tuple(k for k, c in enumerate(letters) if c not in others)
-        if lonely:
-            xs[i] = apply1("reduce_sum", [x], axes=lonely)
-            subs[i] = [c for k, c in enumerate(letters) if k not in lonely]
-    return contract(["".join(s) for s in subs], "".join(out), xs)

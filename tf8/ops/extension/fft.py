@@ -1,27 +1,17 @@
-"""The fft family ("tf8.fft.v1"): fft, ifft, rfft, irfft along one axis, kernels from scipy.fft.
+"""The fft family ("tf8.fft.v1"): fft, ifft, rfft, irfft along one axis.
 
-Each op is linear, so its JVP is the op on the tangent. Transposes follow JAX's bilinear
-convention (no conjugation): the DFT matrix is symmetric, so fft/ifft transpose to themselves
-(with the pad/truncate to `n` transposed to truncate/pad); rfft transposes to the real part of
-a full fft of the zero-extended cotangent, and irfft to a Hermitian-weighted rfft (JAX's
-`_rfft_transpose` / `_irfft_transpose`).
+Kernels (scipy.fft) are in `fft_kernels`; the ops are linear, and their JVP and transpose rules
+are in `tf8.ad.families.fft`.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from typing import Any
-
-import numpy as np
-import scipy.fft
 
 from tf8.errors import DTypeError, ParameterError
-from tf8.lax.builders import convert, mul, real, zeros
 from tf8.ops import dtypes as dt
-from tf8.ops.primitive import Aval, ConstantValue
+from tf8.ops.primitive import Aval
 from tf8.ops.shapes import shape_str
-from tf8.traced import TracedTensor, apply, apply1
 
 from .base import ExtensionOp
 
@@ -54,74 +44,5 @@ class FFT(ExtensionOp):
         dtype = {"rfft": dt.complex_dtype, "irfft": dt.real_dtype}.get(kind, lambda d: d)(a.dtype)
         return (Aval((*a.shape[:axis], size, *a.shape[axis + 1 :]), dtype),)
 
-    def kernel(self, op: ExtensionOp, a: Any) -> Any:
-        kind, n, axis, norm = self.payload
-        return getattr(scipy.fft, kind)(a, n=n, axis=axis, norm=norm)
 
-    def jvp(self, op, primals, outputs, tangents):
-        return [apply(self, [tangents[0]])[0]]
-
-    def transpose(self, op, operands, linear, ct):
-        kind, n, axis, norm = self.payload
-        (x,) = operands
-        m = x.shape[axis]
-        if kind in ("fft", "ifft"):
-            return [resize(apply(self, [ct])[0], axis, m)]
-        if kind == "rfft":
-            full = apply(FFT("fft", n, axis, norm), [resize(ct, axis, n)])[0]
-            return [resize(real(full), axis, m)]
-        # irfft
-        spectrum = apply(FFT("rfft", n, axis, "backward"), [ct])[0]
-        scale = {"backward": 1 / n, "ortho": 1 / math.sqrt(n), "forward": 1.0}[norm]
-        weights = np.full(n // 2 + 1, 2.0 * scale)
-        weights[0] = scale
-        if n % 2 == 0:
-            weights[-1] = scale
-        weighted = mul(spectrum, _along(weights.astype(spectrum.dtype), axis, spectrum))
-        return [resize(apply1("conj", [weighted]), axis, m)]
-
-
-def _along(values: np.ndarray, axis: int, like_tensor: TracedTensor) -> TracedTensor:
-    """A constant vector broadcast along `axis` of `like_tensor`'s shape."""
-    const = apply1("constant", [], value=ConstantValue(values))
-    return apply1(
-        "broadcast_in_dim", [const], shape=like_tensor.shape, broadcast_dimensions=(axis,)
-    )
-
-
-def resize(x: TracedTensor, axis: int, size: int) -> TracedTensor:
-    """x truncated or zero-padded to `size` along `axis` (what scipy.fft does with `n`)."""
-    m = x.shape[axis]
-    if m == size:
-        return x
-    if m > size:
-        limit = tuple(size if i == axis else d for i, d in enumerate(x.shape))
-        return apply1("slice", [x], start=(0,) * x.ndim, limit=limit, strides=None)
-    config = tuple((0, size - m if i == axis else 0, 0) for i in range(x.ndim))
-    return apply1("pad", [x, zeros(Aval((), x.dtype))], config=config)
-
-
-def transform(kind: str, a: TracedTensor, n: int | None, axis: int, norm: str | None) -> Any:
-    """Record `kind` on `a` after checking and normalising its arguments (as scipy.fft)."""
-    norm = "backward" if norm is None else norm
-    if norm not in NORMS:
-        raise ParameterError(f"{kind}: norm must be one of {NORMS}, got {norm!r}")
-    if not -a.ndim <= axis < a.ndim:
-        raise ParameterError(f"{kind}: axis {axis} out of range for {shape_str(a.shape)}")
-    axis %= a.ndim
-    if n is None:
-        n = 2 * (a.shape[axis] - 1) if kind == "irfft" else a.shape[axis]
-    if not isinstance(n, int) or n < 1:
-        raise ParameterError(f"{kind}: n must be a positive int, got {n!r}")
-    if kind == "rfft":
-        if dt.is_complex(a.dtype):
-            raise DTypeError(f"rfft: needs a real operand, got {a.dtype}")
-        a = convert(a, dt.float_dtype(a.dtype))
-    else:
-        a = convert(a, dt.complex_dtype(dt.float_dtype(a.dtype)))
-        if kind == "irfft":
-            a = resize(a, axis, n // 2 + 1)
-    return apply(FFT(kind, n, axis, norm), [a])[0]
-
-
-__all__ = ["FFT", "KINDS", "NORMS", "resize", "transform"]
+__all__ = ["FFT", "KINDS", "NORMS"]

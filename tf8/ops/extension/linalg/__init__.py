@@ -1,9 +1,10 @@
-"""The linalg family ("tf8.linalg.v1"): batched matrix ops with numpy/scipy kernels and JVPs.
+"""The linalg family ("tf8.linalg.v1"): batched matrix ops, their shape rules and pruning.
 
-One module per group: `base` (the op base class, checks, shared rule helpers), `solve`
-(inv, solve, triangular_solve, det, slogdet, cholesky), `decompositions` (eigh, svd, qr),
-`eig` (general eigendecomposition), `lstsq` (pinv, lstsq), `expm` (matrix exponential and
-its Fréchet derivative). The public functions are in `tf8.linalg` and `tf8.scipy.linalg`.
+One module per group: `base` (the op base class, shape checks), `solve` (inv, solve,
+triangular_solve, det, slogdet, cholesky), `decompositions` (eigh, svd, qr), `eig` (general
+eigendecomposition), `lstsq` (pinv, lstsq), `expm` (matrix exponential and its Fréchet
+derivative); numpy/scipy kernels in `kernels`, AD rules in `tf8.ad.families.linalg*`. The
+public functions are in `tf8.linalg` and `tf8.scipy.linalg`.
 """
 
 from .base import LinalgOp, Pruned

@@ -1,10 +1,8 @@
-"""The linalg family's base class, shape checks and helpers shared by its rules.
+"""The linalg family's base classes and the shape checks its ops share.
 
-Every op acts on the last two axes and batches over the leading ones, as numpy does. JVP rules
-emit only ops linear in the tangents (einsum with primal residuals, `Solve` in its right-hand
-side, structural primitives), so reverse mode comes from transposing them. A kernel failure on
-the data (a singular matrix to `solve`/`inv`, a non-positive-definite one to `cholesky`)
-raises `tf8.errors.LinAlgError`.
+Every op acts on the last two axes and batches over the leading ones, as numpy does. A kernel
+failure on the data (a singular matrix to `solve`/`inv`, a non-positive-definite one to
+`cholesky`) raises `tf8.errors.LinAlgError`.
 """
 
 from __future__ import annotations
@@ -14,19 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import DTypeError, LinAlgError, ShapeError
-from tf8.lax.builders import add, compare, mul, select, sub
+from tf8.errors import DTypeError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, shape_str
-from tf8.traced import TracedTensor, apply
 
 from ..base import ExtensionOp
-from ..matrix import along_columns, along_rows, eye, reciprocal
 
 
 class LinalgOp(ExtensionOp):
-    """A linalg op: subclasses set `name`, arities, `out_avals` and `compute`, and a JVP."""
+    """A linalg op: subclasses set `name`, arities and `out_avals` (kernels in `kernels`)."""
 
     family = "tf8.linalg.v1"
     inputs = 1
@@ -43,18 +38,9 @@ class LinalgOp(ExtensionOp):
     def out_avals(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         raise NotImplementedError
 
-    def compute(self, *arrays: np.ndarray) -> Any:
-        raise NotImplementedError
-
-    def kernel(self, op: ExtensionOp, *arrays: Any) -> Any:
-        try:
-            return self.compute(*arrays)
-        except np.linalg.LinAlgError as exc:
-            raise LinAlgError(f"{self.name}: {exc}") from None
-
 
 class Pruned(LinalgOp):
-    """The live outputs of `full`; its JVP is the full op's, on recomputed full outputs."""
+    """The live outputs of `full` (its JVP is the full op's, on recomputed full outputs)."""
 
     full: type[LinalgOp]
     live: tuple[bool, ...]
@@ -65,11 +51,6 @@ class Pruned(LinalgOp):
     def out_avals(self, avals, guards):
         outs = self.full_op().out_avals(avals, guards)
         return tuple(o for o, alive in zip(outs, self.live) if alive)
-
-    def jvp(self, op, primals, outputs, tangents):
-        full = self.full_op()
-        ts = full.jvp(full, primals, apply(full, list(primals)), tangents)
-        return [t for t, alive in zip(ts, self.live) if alive]
 
 
 def check_matrix(name: str, aval: Aval) -> None:
@@ -117,35 +98,3 @@ def concrete_min(name: str, m: Dim, n: Dim) -> Dim:
 
 def real_aval(shape: tuple, dtype: np.dtype) -> Aval:
     return Aval(tuple(shape), dt.real_dtype(dtype))
-
-
-def batched(fn: Any, *arrays: np.ndarray) -> Any:
-    """Apply a 2-D kernel `fn` to each matrix of the (equal) leading axes; stack the results."""
-    batch = arrays[0].shape[:-2]
-    if not batch:
-        return fn(*arrays)
-    results = [fn(*(a[index] for a in arrays)) for index in np.ndindex(*batch)]
-    if isinstance(results[0], tuple):
-        return tuple(_stack(batch, list(parts)) for parts in zip(*results))
-    return _stack(batch, results)
-
-
-def _stack(batch: tuple, parts: list) -> np.ndarray:
-    stacked = np.stack([np.asarray(p) for p in parts])
-    return stacked.reshape(*batch, *stacked.shape[1:])
-
-
-def reciprocal_gaps(values: TracedTensor, squared: bool = False) -> TracedTensor:
-    """F_ij = 1/(v_j − v_i) (or 1/(v_j² − v_i²)) off the diagonal, 0 on it."""
-    if squared:
-        values = mul(values, values)
-    k = values.shape[-1]
-    gaps = sub(along_rows(values, k), along_columns(values, k))
-    identity = eye(gaps)
-    return sub(reciprocal(add(gaps, identity)), identity)
-
-
-def safe_reciprocal(s: TracedTensor) -> TracedTensor:
-    """1/s where s ≠ 0, else 0 (zero singular values contribute nothing)."""
-    zero = compare(s, 0, "eq")
-    return select(zero, 0, reciprocal(select(zero, 1, s)))

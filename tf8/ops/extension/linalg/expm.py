@@ -9,18 +9,12 @@ so L(A + t dA, E + t dE) is the top-right block of expm(X + t dX) with X = [[A, 
 and dX = [[dA, dE], [0, dA]]: its tangent is the top-right block of L(X, dX), linear in
 (dA, dE), and derivatives of any order follow on twice-larger blocks. In E, L transposes
 (JAX's bilinear convention, no conjugation) to L(Aᵀ, ·), since tr(Cᵀ L(A, E)) =
-tr(L(Aᵀ, C)ᵀ E).
+tr(L(Aᵀ, C)ᵀ E). The rules are in `tf8.ad.families.linalg`.
 """
 
 from __future__ import annotations
 
-import scipy.linalg
-
-from tf8.lax.builders import materialize
-from tf8.traced import apply
-
-from ..matrix import blocks, columns, mT, rows
-from .base import LinalgOp, batched, right_hand_side, square
+from .base import LinalgOp, right_hand_side, square
 
 
 class Expm(LinalgOp):
@@ -29,12 +23,6 @@ class Expm(LinalgOp):
     def out_avals(self, avals, guards):
         square(self.name, avals[0], guards)
         return (avals[0],)
-
-    def compute(self, a):
-        return scipy.linalg.expm(a)
-
-    def jvp(self, op, primals, outputs, tangents):
-        return [apply(ExpmFrechet(), [primals[0], tangents[0]])[0]]
 
 
 class ExpmFrechet(LinalgOp):
@@ -48,27 +36,6 @@ class ExpmFrechet(LinalgOp):
         right_hand_side(self.name, avals[0], avals[1], n)
         square(self.name, avals[1], guards)
         return (avals[1],)
-
-    def compute(self, a, e):
-        def frechet(x, y):
-            return scipy.linalg.expm_frechet(x, y, compute_expm=False, check_finite=False)
-
-        return batched(frechet, a, e)
-
-    def jvp(self, op, primals, outputs, tangents):
-        (a, e), (ta, te) = primals, tangents
-        if ta is None:
-            return [apply(self, [a, te])[0]]
-        n = a.shape[-1]
-        zero = materialize(None, a.aval)
-        x = blocks([[a, e], [zero, a]])
-        dx = blocks([[ta, materialize(te, a.aval)], [zero, ta]])
-        return [columns(rows(apply(self, [x, dx])[0], 0, n), n, 2 * n)]
-
-    def transpose(self, op, operands, linear, ct):
-        if linear[0]:
-            raise TypeError("expm_frechet is linear in its direction E only")
-        return [None, apply(self, [mT(operands[0]), ct])[0]]
 
 
 __all__ = ["Expm", "ExpmFrechet"]

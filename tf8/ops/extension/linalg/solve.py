@@ -2,31 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-import scipy.linalg
-
 from tf8.errors import ParameterError
-from tf8.lax.builders import add, add_any, conj, convert, mul, neg, real, sub
-from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
-from tf8.traced import TracedTensor, apply
 
-from ..matrix import diag_embed, diagonal, lower_symmetric, mH, mm, mT, trace_of_product, tril
-from .base import LinalgOp, Pruned, batched, real_aval, right_hand_side, square
-
-
-def inv_of(a: TracedTensor) -> TracedTensor:
-    return apply(Inv(), [a])[0]
-
-
-def solve_of(a: TracedTensor, b: TracedTensor) -> TracedTensor:
-    """A⁻¹ B (B of shape (..., n, k)); linear in B."""
-    return apply(Solve(), [a, b])[0]
-
-
-def trace_inv_times(a: TracedTensor, t: TracedTensor) -> TracedTensor:
-    """tr(A⁻¹ T) per batch entry."""
-    return trace_of_product(inv_of(a), t)
+from .base import LinalgOp, Pruned, real_aval, right_hand_side, square
 
 
 class Inv(LinalgOp):
@@ -35,13 +14,6 @@ class Inv(LinalgOp):
     def out_avals(self, avals, guards):
         square(self.name, avals[0], guards)
         return (avals[0],)
-
-    def compute(self, a):
-        return np.linalg.inv(a)
-
-    def jvp(self, op, primals, outputs, tangents):
-        (ainv,) = outputs
-        return [neg(mm(mm(ainv, tangents[0]), ainv))]  # d(A⁻¹) = −A⁻¹ dA A⁻¹
 
 
 class Solve(LinalgOp):
@@ -53,19 +25,6 @@ class Solve(LinalgOp):
     def out_avals(self, avals, guards):
         right_hand_side(self.name, avals[0], avals[1], square(self.name, avals[0], guards))
         return (avals[1],)
-
-    def compute(self, a, b):
-        return np.linalg.solve(a, b)
-
-    def jvp(self, op, primals, outputs, tangents):
-        (a, _), (x,), (ta, tb) = primals, outputs, tangents
-        rhs = add_any(tb, None if ta is None else neg(mm(ta, x)))
-        return [solve_of(a, rhs)]  # dx = A⁻¹ (dB − dA x)
-
-    def transpose(self, op, operands, linear, ct):
-        if linear[0]:
-            raise TypeError("solve is linear in its right-hand side only")
-        return [None, solve_of(mT(operands[0]), ct)]  # bilinear convention: A⁻ᵀ, no conjugate
 
 
 TRANS = {0: "N", 1: "T", 2: "C"}
@@ -90,40 +49,6 @@ class TriangularSolve(LinalgOp):
         right_hand_side("solve_triangular", avals[0], avals[1], square(self.name, avals[0], guards))
         return (avals[1],)
 
-    def compute(self, a, b):
-        lower, trans, unit = self.payload
-
-        def solve2d(m, r):
-            return scipy.linalg.solve_triangular(
-                m, r, trans=trans, lower=lower, unit_diagonal=unit, check_finite=False
-            )
-
-        return batched(solve2d, a, b)
-
-    def triangle(self, t: TracedTensor) -> TracedTensor:
-        """The part of t this op reads: its triangle, without the diagonal if unit."""
-        lower, _, unit = self.payload
-        k = 1 if unit else 0
-        return tril(t, -k) if lower else mT(tril(mT(t), -k))
-
-    def jvp(self, op, primals, outputs, tangents):
-        (a, _), (x,), (ta, tb) = primals, outputs, tangents
-        if ta is not None:
-            d_t = self.triangle(ta)
-            d_op = {0: d_t, 1: mT(d_t), 2: mH(d_t)}[self.payload[1]]
-            tb = add_any(tb, neg(mm(d_op, x)))
-        return [apply(self, [a, tb])[0]]  # dx = op(T)⁻¹ (dB − op(dT) x)
-
-    def transpose(self, op, operands, linear, ct):
-        if linear[0]:
-            raise TypeError("triangular_solve is linear in its right-hand side only")
-        lower, trans, unit = self.payload
-        a = operands[0]
-        if trans == 2:  # (Tᴴ)⁻ᵀ c = conj(T⁻¹ conj(c))
-            inner = TriangularSolve(lower, 0, unit)
-            return [None, conj(apply(inner, [a, conj(ct)])[0])]
-        return [None, apply(TriangularSolve(lower, 1 - trans, unit), [a, ct])[0]]
-
 
 class Det(LinalgOp):
     name = "det"
@@ -131,13 +56,6 @@ class Det(LinalgOp):
     def out_avals(self, avals, guards):
         square(self.name, avals[0], guards)
         return (Aval(avals[0].shape[:-2], avals[0].dtype),)
-
-    def compute(self, a):
-        return np.asarray(np.linalg.det(a))
-
-    def jvp(self, op, primals, outputs, tangents):
-        # d det = det · tr(A⁻¹ dA); needs A invertible (a singular A raises LinAlgError).
-        return [mul(outputs[0], trace_inv_times(primals[0], tangents[0]))]
 
 
 class Slogdet(LinalgOp):
@@ -151,29 +69,12 @@ class Slogdet(LinalgOp):
         batch = avals[0].shape[:-2]
         return (Aval(batch, avals[0].dtype), real_aval(batch, avals[0].dtype))
 
-    def compute(self, a):
-        sign, logabsdet = np.linalg.slogdet(a)
-        return np.asarray(sign), np.asarray(logabsdet)
-
-    def jvp(self, op, primals, outputs, tangents):
-        trace = trace_inv_times(primals[0], tangents[0])  # d log det = tr(A⁻¹ dA)
-        if not dt.is_complex(trace.dtype):
-            return [None, trace]
-        imaginary = sub(trace, convert(real(trace), trace.dtype))
-        return [mul(outputs[0], imaginary), real(trace)]
-
     def prune_outputs(self, live):
         return LogAbsDet() if live == (False, True) else None
 
 
 class LogAbsDet(Pruned):
     name, full, live = "logabsdet", Slogdet, (False, True)
-
-    def compute(self, a):
-        return np.asarray(np.linalg.slogdet(a)[1])
-
-    def jvp(self, op, primals, outputs, tangents):
-        return [real(trace_inv_times(primals[0], tangents[0]))]
 
 
 class Cholesky(LinalgOp):
@@ -182,18 +83,6 @@ class Cholesky(LinalgOp):
     def out_avals(self, avals, guards):
         square(self.name, avals[0], guards)
         return (avals[0],)
-
-    def compute(self, a):
-        return np.linalg.cholesky(a)
-
-    def jvp(self, op, primals, outputs, tangents):
-        # dL = L Φ(L⁻¹ dA L⁻ᴴ), Φ = lower triangle with the diagonal halved.
-        (chol,) = outputs
-        lower_solve = TriangularSolve(True, 0, False)
-        left = apply(lower_solve, [chol, lower_symmetric(tangents[0])])[0]
-        middle = mH(apply(lower_solve, [chol, mH(left)])[0])
-        phi = add(tril(middle, -1), mul(diag_embed(diagonal(middle)), 0.5))
-        return [mm(chol, phi)]
 
 
 __all__ = [
@@ -204,7 +93,4 @@ __all__ = [
     "Slogdet",
     "Solve",
     "TriangularSolve",
-    "inv_of",
-    "solve_of",
-    "trace_inv_times",
 ]

@@ -1,4 +1,4 @@
-"""Batched-matrix helpers the linalg AD rules are written in (so rules read like the math).
+"""Batched-matrix helpers the linalg AD rules and functions are written in (rules read like math).
 
 All act on the last two axes and emit only ops that are linear in each argument (einsum,
 transpose, conj, tril, diagonals, broadcasts), so rules built from them transpose.

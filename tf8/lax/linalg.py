@@ -1,4 +1,5 @@
-"""Argument handling shared by the public linalg functions (tf8.linalg, tf8.scipy.linalg)."""
+"""Tracing-level linalg: argument handling shared by tf8.linalg and tf8.scipy.linalg, and the
+`inv_of` / `solve_of` builders the linalg AD rules are written in."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import numpy as np
 from tf8.errors import ShapeError
 from tf8.lax.builders import broadcast, convert, reshape
 from tf8.ops import dtypes as dt
+from tf8.ops.extension.linalg import Inv, Solve
 from tf8.ops.shapes import is_symbolic, shape_str
-from tf8.traced import TracedTensor, tensor
+from tf8.traced import TracedTensor, apply, tensor
 
 
 def as_matrix(a: Any) -> TracedTensor:
@@ -62,4 +64,14 @@ def broadcast_batch(x: TracedTensor, batch: tuple) -> TracedTensor:
     return broadcast(x, shape, [lead + i for i in keep])
 
 
-__all__ = ["as_matrix", "as_system", "broadcast_batch", "unvector"]
+def inv_of(a: TracedTensor) -> TracedTensor:
+    """A⁻¹ (each matrix of `a`)."""
+    return apply(Inv(), [a])[0]
+
+
+def solve_of(a: TracedTensor, b: TracedTensor) -> TracedTensor:
+    """A⁻¹ B (B of shape (..., n, k)); linear in B."""
+    return apply(Solve(), [a, b])[0]
+
+
+__all__ = ["as_matrix", "as_system", "broadcast_batch", "inv_of", "solve_of", "unvector"]

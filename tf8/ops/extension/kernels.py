@@ -1,0 +1,19 @@
+"""The numpy kernels of tf8's extension families, one table keyed by op class.
+
+Engines look an extension op up here first; a user-defined family (not listed) brings its
+kernel as the `kernel` method of its op class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import einsum_kernels, fft_kernels
+from .linalg import kernels as linalg_kernels
+
+FAMILY_KERNELS: dict[type, Callable[..., Any]] = {
+    **einsum_kernels.KERNELS,
+    **fft_kernels.KERNELS,
+    **linalg_kernels.KERNELS,
+}

@@ -1,0 +1,119 @@
+"""The linalg family's numpy/scipy kernels, keyed by op class: `kernel(op, *arrays)`.
+
+numpy's batched routines where numpy has them; 2-D scipy routines are looped over the batch
+axes (`batched`). A failure on the data (a singular matrix, a non-positive-definite one to
+cholesky) raises `tf8.errors.LinAlgError` naming the op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import scipy.linalg
+
+from tf8.errors import LinAlgError
+from tf8.ops import dtypes as dt
+
+from .decompositions import Eigh, Eigvalsh, Qr, QrR, Svd, SvdFull, Svdvals
+from .eig import Eig, Eigvals
+from .expm import Expm, ExpmFrechet
+from .lstsq import Lstsq, Pinv
+from .solve import Cholesky, Det, Inv, LogAbsDet, Slogdet, Solve, TriangularSolve
+
+
+def batched(fn: Any, *arrays: np.ndarray) -> Any:
+    """Apply a 2-D kernel `fn` to each matrix of the (equal) leading axes; stack the results."""
+    batch = arrays[0].shape[:-2]
+    if not batch:
+        return fn(*arrays)
+    results = [fn(*(a[index] for a in arrays)) for index in np.ndindex(*batch)]
+    if isinstance(results[0], tuple):
+        return tuple(_stack(batch, list(parts)) for parts in zip(*results))
+    return _stack(batch, results)
+
+
+def _stack(batch: tuple, parts: list) -> np.ndarray:
+    stacked = np.stack([np.asarray(p) for p in parts])
+    return stacked.reshape(*batch, *stacked.shape[1:])
+
+
+def _triangular_solve(op: TriangularSolve, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    lower, trans, unit = op.payload
+
+    def solve2d(m, r):
+        return scipy.linalg.solve_triangular(
+            m, r, trans=trans, lower=lower, unit_diagonal=unit, check_finite=False
+        )
+
+    return batched(solve2d, a, b)
+
+
+def _slogdet(op: Slogdet, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    sign, logabsdet = np.linalg.slogdet(a)
+    return np.asarray(sign), np.asarray(logabsdet)
+
+
+def _eig(op: Eig, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    w, v = np.linalg.eig(a)
+    dtype = dt.complex_dtype(a.dtype)
+    return w.astype(dtype, copy=False), v.astype(dtype, copy=False)
+
+
+def _expm_frechet(op: ExpmFrechet, a: np.ndarray, e: np.ndarray) -> np.ndarray:
+    def frechet(x, y):
+        return scipy.linalg.expm_frechet(x, y, compute_expm=False, check_finite=False)
+
+    return batched(frechet, a, e)
+
+
+def _pinv(op: Pinv, a: np.ndarray) -> np.ndarray:
+    (rcond,) = op.payload
+    return np.linalg.pinv(a) if rcond is None else np.linalg.pinv(a, rcond=rcond)
+
+
+def _lstsq(op: Lstsq, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    (rcond,) = op.payload
+    return batched(lambda m, r: np.linalg.lstsq(m, r, rcond=rcond)[0], a, b)
+
+
+_COMPUTE: dict[type, Callable[..., Any]] = {
+    Inv: lambda op, a: np.linalg.inv(a),
+    Solve: lambda op, a, b: np.linalg.solve(a, b),
+    TriangularSolve: _triangular_solve,
+    Det: lambda op, a: np.asarray(np.linalg.det(a)),
+    Slogdet: _slogdet,
+    LogAbsDet: lambda op, a: np.asarray(np.linalg.slogdet(a)[1]),
+    Cholesky: lambda op, a: np.linalg.cholesky(a),
+    Eigh: lambda op, a: tuple(np.linalg.eigh(a)),
+    Eigvalsh: lambda op, a: np.linalg.eigvalsh(a),
+    Svd: lambda op, a: tuple(np.linalg.svd(a, full_matrices=False)),
+    SvdFull: lambda op, a: tuple(np.linalg.svd(a, full_matrices=True)),
+    Svdvals: lambda op, a: np.linalg.svd(a, compute_uv=False),
+    Qr: lambda op, a: tuple(np.linalg.qr(a)),
+    QrR: lambda op, a: np.linalg.qr(a, mode="r"),
+    Eig: _eig,
+    Eigvals: lambda op, a: np.linalg.eigvals(a).astype(dt.complex_dtype(a.dtype), copy=False),
+    Expm: lambda op, a: scipy.linalg.expm(a),
+    ExpmFrechet: _expm_frechet,
+    Pinv: _pinv,
+    Lstsq: _lstsq,
+}
+
+
+def _raising_linalg_error(compute: Callable[..., Any]) -> Callable[..., Any]:
+    """`compute` with numpy's LinAlgError turned into tf8's, naming the op."""
+
+    def kernel(op: Any, *arrays: Any) -> Any:
+        try:
+            return compute(op, *arrays)
+        except np.linalg.LinAlgError as exc:
+            raise LinAlgError(f"{op.name}: {exc}") from None
+
+    return kernel
+
+
+KERNELS: dict[type, Callable[..., Any]] = {
+    cls: _raising_linalg_error(compute) for cls, compute in _COMPUTE.items()
+}
