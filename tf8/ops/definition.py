@@ -17,7 +17,7 @@ from typing import Any
 
 from tf8.errors import ArityError, ParameterError
 from tf8.ops import infer as _infer
-from tf8.ops.catalog import CATALOG, Row
+from tf8.ops.catalog import CATALOG, Category, Row
 from tf8.ops.extension.kernels import FAMILY_KERNELS
 from tf8.ops.kernels import KERNELS, Kernel
 from tf8.ops.primitive import Aval, Primitive
@@ -31,6 +31,7 @@ class OpDefinition:
 
     name: str
     rule_key: Hashable
+    category: Category | None  # the catalog row's category (None for extension families)
     linear: bool
     host_only: bool
     infer: ShapeRule  # (op, avals, guards) -> output avals; validates arity, dtypes, shapes
@@ -61,6 +62,7 @@ def _primitive_definition(row: Row) -> OpDefinition:
     found = OpDefinition(
         name=row.name,
         rule_key=row.name,
+        category=row.category,
         linear=row.linear,
         host_only=row.host_only,
         infer=_infer.infer_primitive,
@@ -90,6 +92,7 @@ def _family_definition(cls: type) -> OpDefinition:
     found = OpDefinition(
         name=getattr(cls, "name", cls.__name__),
         rule_key=cls,
+        category=None,
         linear=bool(getattr(cls, "linear", False)),
         host_only=bool(getattr(cls, "host_only", False)),
         infer=infer_family,

@@ -171,7 +171,7 @@ class CodeGen:
 
     # --- per-instruction information ---------------------------------------------------------
     def _steps(self, inst: ExecInstruction) -> Steps | None:
-        if len(inst.outputs) != 1 or not isinstance(inst.op, Primitive):
+        if len(inst.outputs) != 1:
             return None
         dtypes = [self.program.slot_avals[s].dtype for s in inst.inputs]
         return self.engine.elementwise_steps(inst.op, dtypes)
@@ -263,9 +263,9 @@ class CodeGen:
         fresh array nothing else views."""
         args = [self.operand(inst, p) for p in range(len(inst.inputs))]
         op = inst.op
-        symbolic = isinstance(op, Primitive) and has_symbolic(op.params)
+        symbolic = has_symbolic(op.params)
         if not symbolic:
-            reduction = self.engine.reduction(op) if isinstance(op, Primitive) else None
+            reduction = self.engine.reduction(op)
             if reduction is not None:
                 ufunc, with_dtype = reduction
                 call = self.global_("r", ufunc.reduce, f"{ufunc.__name__}_reduce")

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from tf8.ops.definition import infer
-from tf8.ops.primitive import Primitive
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 
 MAX_SWEEPS = 64
@@ -176,8 +175,6 @@ def _accept(program: ExecProgram, inst: ExecInstruction, result: Use | Emit) -> 
     aval = program.slot_avals[inst.outputs[0]]
     if isinstance(result, Use):
         return result.slot != inst.outputs[0] and program.slot_avals[result.slot] == aval
-    if not isinstance(result.op, Primitive):
-        return False
     guards: list = []
     try:
         avals = infer(result.op, [program.slot_avals[s] for s in result.inputs], guards)

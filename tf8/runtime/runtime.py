@@ -43,7 +43,7 @@ def _evaluate_param(value: Any, env: Mapping[str, int]) -> Any:
 
 def specialize(op: Any, env: Mapping[str, int]) -> Any:
     """`op` with its symbolic parameters evaluated for the run's dimension sizes."""
-    if not isinstance(op, Primitive) or not has_symbolic(op.params):
+    if not has_symbolic(op.params):
         return op
     params = {k: _evaluate_param(v, env) for k, v in op.params}
     return Primitive(op.name, op.input_count, **params)
@@ -66,7 +66,7 @@ class PreparedProgram:
         self.run_fn = generate(program, engine, regions)
         self.regions = self.run_fn.regions  # type: ignore[attr-defined]
         self.ops = [inst.op for inst in program.instructions]
-        self.symbolic = any(has_symbolic(op.params) for op in self.ops if isinstance(op, Primitive))
+        self.symbolic = any(has_symbolic(op.params) for op in self.ops)
         # Sizes only known while running (dynamic_truncate): interpreted, not generated code.
         self.run_time_symbols = run_time_symbols(program)
         self.engine = engine

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from tf8.ops.catalog import Category
-from tf8.ops.primitive import Primitive
+from tf8.ops.definition import definition
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
 
 NAME = "view_folding"
@@ -24,7 +24,7 @@ ELEMENTWISE = (Category.ELEMENTWISE, Category.ANALYTIC)
 
 def _is_view(inst: ExecInstruction) -> bool:
     op = inst.op
-    return isinstance(op, Primitive) and op.name in VIEW_OPS and not has_symbolic(op.params)
+    return definition(op).rule_key in VIEW_OPS and not has_symbolic(op.params)
 
 
 def _scalar_broadcast_to_elementwise(
@@ -36,7 +36,7 @@ def _scalar_broadcast_to_elementwise(
         inst.name == "broadcast_in_dim"
         and not inst.input_views
         and not program.slot_avals[inst.inputs[0]].shape
-        and all(isinstance(r.op, Primitive) and r.op.row.category in ELEMENTWISE for r in readers)
+        and all(definition(r.op).category in ELEMENTWISE for r in readers)
     )
 
 
