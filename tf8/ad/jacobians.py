@@ -22,7 +22,13 @@ from tf8.traced import TracedTensor
 
 from .arguments import as_traced, check_differentiable, zeros_for
 from .linearize import jvp_graph, transpose_graph
-from .transforms import _flat_outputs, _tangent_leaves, _trace, _unflatten_per_arg
+from .transforms import (
+    _flat_outputs,
+    _tangent_leaves,
+    _trace,
+    _unflatten_per_arg,
+    split_aux,
+)
 from .walk import substitute
 
 
@@ -59,12 +65,7 @@ def _jacobian(
 
     def jac(*args: Any) -> Any:
         arguments, out, defs = _trace(fun, args, {}, nums)
-        aux_leaves, aux_def = [], None
-        if has_aux:
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise DifferentiationError(f"{what}: has_aux=True needs an (output, aux) pair")
-            out, aux = out
-            aux_leaves, aux_def = _flat_outputs(aux)
+        out, aux_leaves, aux_def = split_aux(out, has_aux, what)
         check_differentiable(arguments.leaves, what, holomorphic)
         outs, out_def = _flat_outputs(out)
         _check_complex(what, mode, holomorphic, arguments.leaves, outs)

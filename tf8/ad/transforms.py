@@ -56,6 +56,20 @@ def _trace(fun: Callable, args: Sequence[Any], kwargs: dict, argnums: Sequence[i
     return arguments, out, defs
 
 
+def split_aux(out: Any, has_aux: bool, what: str) -> tuple[Any, list[TracedTensor], Any]:
+    """(output, aux leaves, aux structure) of a function's result; with has_aux=True it must
+    be an (output, aux) pair, as in JAX."""
+    if not has_aux:
+        return out, [], None
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise DifferentiationError(
+            f"{what}: has_aux=True requires the function to return an (output, aux) pair"
+        )
+    out, aux = out
+    aux_leaves, aux_def = _flat_outputs(aux)
+    return out, aux_leaves, aux_def
+
+
 def _unflatten_per_arg(defs, values: Sequence[Any]) -> list[Any]:
     result, position = [], 0
     for treedef, count in defs:
@@ -80,14 +94,7 @@ def value_and_grad(
 
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
         arguments, out, defs = _trace(fun, args, kwargs, nums)
-        aux_leaves, aux_def = [], None
-        if has_aux:
-            if not (isinstance(out, tuple) and len(out) == 2):
-                raise DifferentiationError(
-                    "has_aux=True requires the function to return a (output, aux) pair"
-                )
-            out, aux = out
-            aux_leaves, aux_def = _flat_outputs(aux)
+        out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
         out = as_traced(out)
         check_differentiable(arguments.leaves, "grad", holomorphic)
         _check_scalar_output(out, "grad", holomorphic)
@@ -199,11 +206,8 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
     arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))))
-    aux_out = None
-    if has_aux:
-        out, aux = out
-        aux_leaves, aux_def = _flat_outputs(aux)
-        aux_out = tree.tree_unflatten(aux_def, arguments.finish(aux_leaves))
+    out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
+    aux_out = tree.tree_unflatten(aux_def, arguments.finish(aux_leaves)) if has_aux else None
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
     tangents_out = jvp_graph(outs, arguments.leaves, tangents)
