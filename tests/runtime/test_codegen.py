@@ -22,7 +22,8 @@ def prepare(*outputs, **options):
 
 
 def source(prepared):
-    return prepared.prepared.run_fn.source
+    """The generated code: the optimised tier's (built now if the program has not re-run)."""
+    return prepared.prepared.optimise().run_fn.source
 
 
 def test_a_chain_calls_ufuncs_and_reuses_its_own_buffer():

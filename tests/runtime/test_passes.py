@@ -288,7 +288,7 @@ def test_a_transposed_dot_is_the_dot_of_the_swapped_operands():
     assert program.instructions[0].inputs == (1, 0)
     rng = np.random.default_rng(3)
     p, q = rng.normal(size=(4, 3)), rng.normal(size=(3, 5))
-    got = Runtime().prepare(compile_(out)).run(p, q)[0]
+    got = Runtime(optimise=True).prepare(compile_(out)).run(p, q)[0]
     np.testing.assert_allclose(got, (p @ q).T, rtol=1e-13)
     assert got.flags.c_contiguous, "computed in the transposed layout, not copied"
 

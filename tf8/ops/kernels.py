@@ -6,17 +6,22 @@ of int32), and follow numpy's semantics where numpy has the operation.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import scipy.special
 
 from tf8.errors import ShapeGuardError
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.primitive import Primitive
 
 Kernel = Callable[..., np.ndarray]
+
+
+def _scipy_special() -> Any:
+    """scipy.special, imported when a kernel first needs it (`import tf8` stays fast)."""
+    return importlib.import_module("scipy.special")
 
 
 def _unary(fn: Callable[[np.ndarray], Any]) -> Kernel:
@@ -96,7 +101,7 @@ def _rsqrt(op: Primitive, x: np.ndarray) -> np.ndarray:
 
 def _logistic(op: Primitive, x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "f":
-        return scipy.special.expit(x)
+        return _scipy_special().expit(x)
     return 1 / (1 + np.exp(-x))
 
 
@@ -275,7 +280,7 @@ KERNELS: dict[str, Kernel] = {
     "atan2": _binary(np.arctan2),
     "sqrt": _unary(np.sqrt),
     "rsqrt": _rsqrt,
-    "erf": _unary(scipy.special.erf),
+    "erf": lambda op, x: _scipy_special().erf(x),
     "logistic": _logistic,
     "floor": _unary(np.floor),
     "ceil": _unary(np.ceil),

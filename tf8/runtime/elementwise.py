@@ -11,12 +11,12 @@ operand's buffer, or into a cache-sized block of an elementwise region.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.special
 
 from tf8.ops.definition import definition
 from tf8.ops.kernels import COMPARISONS
@@ -50,6 +50,15 @@ def _direct(ufunc: np.ufunc, kinds: str = "biufc") -> StepRule:
         if all(d.kind in kinds for d in dtypes):
             return (Step(ufunc, tuple(range(len(dtypes)))),)
         return None
+
+    return rule
+
+
+def _scipy_direct(name: str, kinds: str) -> StepRule:
+    """`_direct` on a scipy.special ufunc, imported when a program first uses it."""
+
+    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+        return _direct(getattr(importlib.import_module("scipy.special"), name), kinds)(op, dtypes)
 
     return rule
 
@@ -109,8 +118,8 @@ UFUNC_RULES: dict[str, StepRule] = {
     "atan2": _direct(np.arctan2),
     "sqrt": _direct(np.sqrt),
     "rsqrt": _rsqrt,
-    "erf": _direct(scipy.special.erf, "f"),
-    "logistic": _direct(scipy.special.expit, "f"),
+    "erf": _scipy_direct("erf", "f"),
+    "logistic": _scipy_direct("expit", "f"),
     "floor": _direct(np.floor),
     "ceil": _direct(np.ceil),
     "round": _direct(np.rint, "f"),  # np.round with decimals=0 is rint (half to even)

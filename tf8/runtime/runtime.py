@@ -20,11 +20,11 @@ from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, shape_str
 
-from .codegen import generate
-from .dynamic import interpret, run_time_symbols
+from .dynamic import interpret
 from .engine import Engine, NumpyEngine
-from .exec_program import ExecProgram, has_symbolic, lower
-from .passes import DEFAULT_PASSES, Pass, PassStats, run_passes, stats_table
+from .exec_program import ExecProgram, has_symbolic
+from .passes import DEFAULT_PASSES, Pass, PassStats, stats_table
+from .tiers import PreparedProgram
 
 
 @dataclass
@@ -49,40 +49,6 @@ def specialize(op: Any, env: Mapping[str, int]) -> Any:
     return Primitive(op.name, op.input_count, **params)
 
 
-class PreparedProgram:
-    """What the prepare cache stores: the optimised program and its generated function."""
-
-    def __init__(
-        self,
-        program: ExecProgram,
-        engine: Engine,
-        stats: list[PassStats],
-        regions: bool = True,
-    ) -> None:
-        self.program = program
-        self.stats = stats
-        for inst in program.instructions:
-            inst.engine = engine.name
-        self.run_fn = generate(program, engine, regions)
-        self.regions = self.run_fn.regions  # type: ignore[attr-defined]
-        self.ops = [inst.op for inst in program.instructions]
-        self.symbolic = any(has_symbolic(op.params) for op in self.ops)
-        # Sizes only known while running (dynamic_truncate): interpreted, not generated code.
-        self.run_time_symbols = run_time_symbols(program)
-        self.engine = engine
-        self._specialized: dict[tuple, list[Any]] = {}
-
-    def ops_for(self, env: Mapping[str, int]) -> list[Any]:
-        if not self.symbolic:
-            return self.ops
-        key = tuple(sorted(env.items()))
-        ops = self._specialized.get(key)
-        if ops is None:
-            ops = [specialize(op, env) for op in self.ops]
-            self._specialized[key] = ops
-        return ops
-
-
 class Runtime:
     """Prepares compiled graphs for execution on its engines, with a fingerprint cache."""
 
@@ -91,10 +57,14 @@ class Runtime:
         engines: Sequence[Engine] | None = None,
         passes: Sequence[Pass] | None = None,
         regions: bool = True,
+        optimise: bool | None = None,
     ) -> None:
         self.engines = tuple(engines) if engines else (NumpyEngine(),)
         self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
         self.regions = regions  # blocked elementwise regions (codegen) on or off
+        # None: lean first runs, optimised from the second (or at once for large arrays);
+        # True / False: always optimised / always lean.
+        self.optimise = optimise
         self._cache: dict[Any, PreparedProgram] = {}
         self.cache_stats = CacheStats()
 
@@ -108,10 +78,9 @@ class Runtime:
         prepared = self._cache.get(key)
         if prepared is None:
             self.cache_stats.misses += 1
-            program = lower(compiled.program)
-            engine = self.engines[0]
-            stats = run_passes(program, self.passes, {"engine": engine})
-            prepared = PreparedProgram(program, engine, stats, self.regions)
+            prepared = PreparedProgram(
+                compiled.program, self.engines[0], self.passes, self.regions, self.optimise
+            )
             self._cache[key] = prepared
         else:
             self.cache_stats.hits += 1
@@ -140,7 +109,7 @@ class Prepared:
         fast = (
             self._placeholder_positions == list(range(count))
             and not prepared.symbolic
-            and not prepared.program.guards
+            and not prepared.guards
             and not prepared.run_time_symbols
         )
         self._unchecked_tail = tuple(self._bound[count:]) if fast else None
@@ -154,6 +123,11 @@ class Prepared:
         return self.prepared.stats
 
     def pretty(self) -> str:
+        prepared = self.prepared
+        tier = (
+            f"tier: {prepared.tier} (lean runs: {prepared.lean_runs}; the optimised program "
+            "below is built when the program runs again, or now to show it)"
+        )
         regions = [
             f"  instructions {r.start}..{r.stop - 1}: {r.ops} ops over {r.shape}"
             + (", then a reduction" if r.reduction else "")
@@ -161,6 +135,8 @@ class Prepared:
         ]
         return (
             "Prepared program:\n"
+            + tier
+            + "\n"
             + self.program.pretty()
             + "\n\npasses:\n"
             + stats_table(self.prepared.stats)
@@ -185,8 +161,11 @@ class Prepared:
         env = self._check_inputs(values)
         prepared = self.prepared
         if prepared.run_time_symbols:
-            return interpret(prepared.program, prepared.engine.kernel, specialize, values, env)
-        return prepared.run_fn(values, prepared.ops_for(env))
+            program = prepared.lean_program
+            return interpret(program, prepared.engine.kernel, specialize, values, env)
+        if prepared.lean:
+            prepared.note_run()
+        return prepared.run_fn(values, prepared.ops_for(env, specialize))
 
     def run_unchecked(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         """`run` without input checks, for callers that already guarantee every array's
@@ -194,7 +173,10 @@ class Prepared:
         tail = self._unchecked_tail
         if tail is None:
             return self.run(*arrays)
-        return self.prepared.run_fn([*arrays, *tail], self.prepared.ops)
+        prepared = self.prepared
+        if prepared.lean:
+            prepared.note_run()
+        return prepared.run_fn([*arrays, *tail], prepared.ops)
 
     def _override(self, values: list[Any], bindings: Mapping[ValueKey | str, Any]) -> None:
         inputs = self.compiled.inputs
@@ -209,8 +191,8 @@ class Prepared:
     def _check_inputs(self, values: list[Any]) -> dict[str, int]:
         env: dict[str, int] = {}
         derived: list[tuple[str, int, DimExpr, int]] = []
-        program = self.prepared.program
-        for i, (value, aval) in enumerate(zip(values, program.input_avals)):
+        prepared = self.prepared
+        for i, (value, aval) in enumerate(zip(values, prepared.input_avals)):
             label = self.compiled.inputs[i].input_key.label()
             values[i] = array = _as_input_array(value, aval, label)
             if array.ndim != len(aval.shape):
@@ -237,7 +219,7 @@ class Prepared:
                 env[name] = size
         for label, axis, dim, size in derived:
             _bind_expression(env, label, axis, dim, size)
-        for guard in program.guards:
+        for guard in prepared.guards:
             if dim_symbols((guard.lhs, guard.rhs)) <= env.keys():
                 guard.check(env)  # the rest mention run-time sizes: checked while running
         return env

@@ -7,11 +7,11 @@ cholesky) raises `tf8.errors.LinAlgError` naming the op.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import scipy.linalg
 
 from tf8.errors import LinAlgError
 from tf8.ops import dtypes as dt
@@ -21,6 +21,11 @@ from .eig import Eig, Eigvals
 from .expm import Expm, ExpmFrechet
 from .lstsq import Lstsq, Pinv
 from .solve import Cholesky, Det, Inv, LogAbsDet, Slogdet, Solve, TriangularSolve
+
+
+def _scipy_linalg() -> Any:
+    """scipy.linalg, imported when a kernel first needs it (`import tf8` stays fast)."""
+    return importlib.import_module("scipy.linalg")
 
 
 def batched(fn: Any, *arrays: np.ndarray) -> Any:
@@ -43,7 +48,7 @@ def _triangular_solve(op: TriangularSolve, a: np.ndarray, b: np.ndarray) -> np.n
     lower, trans, unit = op.payload
 
     def solve2d(m, r):
-        return scipy.linalg.solve_triangular(
+        return _scipy_linalg().solve_triangular(
             m, r, trans=trans, lower=lower, unit_diagonal=unit, check_finite=False
         )
 
@@ -63,7 +68,7 @@ def _eig(op: Eig, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _expm_frechet(op: ExpmFrechet, a: np.ndarray, e: np.ndarray) -> np.ndarray:
     def frechet(x, y):
-        return scipy.linalg.expm_frechet(x, y, compute_expm=False, check_finite=False)
+        return _scipy_linalg().expm_frechet(x, y, compute_expm=False, check_finite=False)
 
     return batched(frechet, a, e)
 
@@ -95,7 +100,7 @@ _COMPUTE: dict[type, Callable[..., Any]] = {
     QrR: lambda op, a: np.linalg.qr(a, mode="r"),
     Eig: _eig,
     Eigvals: lambda op, a: np.linalg.eigvals(a).astype(dt.complex_dtype(a.dtype), copy=False),
-    Expm: lambda op, a: scipy.linalg.expm(a),
+    Expm: lambda op, a: _scipy_linalg().expm(a),
     ExpmFrechet: _expm_frechet,
     Pinv: _pinv,
     Lstsq: _lstsq,

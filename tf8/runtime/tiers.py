@@ -1,0 +1,183 @@
+"""Tiers: a program's first run does not pay for optimisation it may never amortise.
+
+A prepared program starts *lean*: the lowered instructions run one by one through the
+engine's kernels, with no passes and no code generation, and each value is dropped after its
+last read. When it runs again (a jit signature called twice, an eager loop evaluating the same
+structure each step), or at once when its arrays are large enough that the optimised code's
+blocked regions and buffer reuse repay their build, it is *optimised*: passes, view folding,
+elementwise regions and a generated run function (tf8.runtime.codegen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8.compiler.program import SemanticProgram
+
+from .codegen import generate
+from .dynamic import run_time_symbols
+from .engine import Engine
+from .exec_program import ExecProgram, has_symbolic, lower
+from .passes import Pass, PassStats, run_passes
+
+# Elements written by all instructions together from which a first run is optimised at once.
+OPTIMISE_AT_ELEMENTS = 1 << 20
+
+RunFn = Callable[[Sequence[Any], Sequence[Any]], list[np.ndarray]]
+
+
+def lean_function(program: ExecProgram, engine: Engine) -> RunFn:
+    """Run `program` instruction by instruction on `engine`'s kernels (no passes, no codegen).
+
+    Returns `run(values, ops)` like the generated code: `ops` are the instructions' ops
+    (specialised for symbolic sizes by the caller)."""
+    kernels = [engine.kernel(inst.op) for inst in program.instructions]
+    last_read: dict[int, int] = {}
+    for position, inst in enumerate(program.instructions):
+        for s in inst.inputs:
+            last_read[s] = position
+    outputs = list(program.output_slots)
+    keep = set(outputs) | set(range(program.n_inputs))
+    frees: list[tuple[int, ...]] = [() for _ in program.instructions]
+    for slot, position in last_read.items():
+        if slot not in keep:
+            frees[position] += (slot,)
+    steps = [
+        (kernel, inst.inputs, inst.outputs[0] if len(inst.outputs) == 1 else inst.outputs, free)
+        for kernel, inst, free in zip(kernels, program.instructions, frees)
+    ]
+    n_inputs = len(program.slot_avals)
+
+    def run(values: Sequence[Any], ops: Sequence[Any]) -> list[np.ndarray]:
+        slots: list[Any] = [*values, *([None] * (n_inputs - len(values)))]
+        with np.errstate(all="ignore"):
+            for (kernel, ins, out, free), op in zip(steps, ops):
+                result = kernel(op, *[slots[s] for s in ins])
+                if type(out) is int:
+                    slots[out] = result
+                else:
+                    for s, r in zip(out, result):
+                        slots[s] = r
+                for s in free:
+                    slots[s] = None
+        return _fresh_outputs([slots[s] for s in outputs], slots[: len(values)])
+
+    return run
+
+
+def _fresh_outputs(results: list[Any], inputs: Sequence[Any]) -> list[np.ndarray]:
+    """Outputs as arrays the caller owns: never an input, a view, or one array twice."""
+    fresh: list[np.ndarray] = []
+    for out in results:
+        if not isinstance(out, np.ndarray):
+            fresh.append(np.asarray(out))  # a numpy scalar: a new 0-d array
+            continue
+        array = out
+        owned = array.flags.owndata and array.flags.writeable
+        if not owned or any(array is i for i in inputs) or any(array is r for r in fresh):
+            array = np.array(array)
+        fresh.append(array)
+    return fresh
+
+
+class PreparedProgram:
+    """What the prepare cache stores: the program in its lean tier, later optimised.
+
+    `program`, `stats`, `regions` and `run_fn` describe the optimised form when it exists;
+    reading `program`, `stats` or `regions` builds it (the user asked to see it)."""
+
+    def __init__(
+        self,
+        semantic: SemanticProgram,
+        engine: Engine,
+        passes: Sequence[Pass],
+        regions: bool,
+        optimise_now: bool | None = None,
+    ) -> None:
+        self.engine = engine
+        self._semantic = semantic
+        self._passes = tuple(passes)
+        self._regions_on = regions
+        lean = lower(semantic)
+        for inst in lean.instructions:
+            inst.engine = engine.name
+        self.lean_program = lean
+        self.input_avals = lean.input_avals
+        self.guards = lean.guards
+        # Sizes only known while running (dynamic_truncate): interpreted, never generated.
+        self.run_time_symbols = run_time_symbols(lean)
+        self.lean = True
+        self.lean_runs = 0
+        self._optimised: tuple[ExecProgram, list[PassStats], list[Any]] | None = None
+        self._use(lean, lean_function(lean, engine))
+        if optimise_now is None:
+            optimise_now = _elements_written(lean) >= OPTIMISE_AT_ELEMENTS
+        if optimise_now and not self.run_time_symbols:
+            self.optimise()
+
+    def _use(self, program: ExecProgram, run_fn: RunFn) -> None:
+        self.run_fn = run_fn
+        self.ops = [inst.op for inst in program.instructions]
+        self.symbolic = any(has_symbolic(op.params) for op in self.ops)
+        self._specialized: dict[tuple, list[Any]] = {}
+
+    def note_run(self) -> None:
+        """Called before each run while lean: the second run is optimised."""
+        self.lean_runs += 1
+        if self.lean_runs > 1 and not self.run_time_symbols:
+            self.optimise()
+
+    def optimise(self) -> PreparedProgram:
+        """Build the optimised tier (once) and run it from now on."""
+        if self._optimised is None:
+            program = lower(self._semantic)
+            stats = run_passes(program, self._passes, {"engine": self.engine})
+            for inst in program.instructions:
+                inst.engine = self.engine.name
+            run_fn = generate(program, self.engine, self._regions_on)
+            self._optimised = (program, stats, run_fn.regions)  # type: ignore[attr-defined]
+            self._use(program, run_fn)
+            self.lean = False
+        return self
+
+    @property
+    def tier(self) -> str:
+        return "lean" if self.lean else "optimised"
+
+    @property
+    def program(self) -> ExecProgram:
+        return self.optimise()._optimised[0]  # type: ignore[index]
+
+    @property
+    def stats(self) -> list[PassStats]:
+        return self.optimise()._optimised[1]  # type: ignore[index]
+
+    @property
+    def regions(self) -> list[Any]:
+        return self.optimise()._optimised[2]  # type: ignore[index]
+
+    def ops_for(self, env: Mapping[str, int], specialize: Callable[..., Any]) -> list[Any]:
+        if not self.symbolic:
+            return self.ops
+        key = tuple(sorted(env.items()))
+        ops = self._specialized.get(key)
+        if ops is None:
+            ops = [specialize(op, env) for op in self.ops]
+            self._specialized[key] = ops
+        return ops
+
+
+def _elements_written(program: ExecProgram) -> int:
+    total = 0
+    for inst in program.instructions:
+        for s in inst.outputs:
+            size = 1
+            for d in program.slot_avals[s].shape:
+                if not isinstance(d, int):
+                    return 0  # symbolic: sizes unknown until it runs
+                size *= d
+            total += size
+    return total
