@@ -119,6 +119,28 @@ def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
     return merge_binding_dicts([t._bindings for t in inputs])
 
 
+def record(op: Any, keys: tuple[ValueKey, ...], meta: Callable[[], OpMeta]) -> OperationKey:
+    """The operation key of `op` on the values `keys`, in the current transform context: its
+    role is Linearized when a linear scope holds one of `keys` (its outputs then join the
+    scope), and its outputs join the differentiated set when an input is in it. `meta()`
+    gives the avals and guards when the key is new."""
+    role = PRIMARY
+    linear = _linear.get()
+    if linear:
+        mask = tuple([k in linear for k in keys])
+        if any(mask):
+            role = Linearized(mask)
+    op_key = OperationKey.get(op, keys, role)
+    if op_key.meta is None:
+        op_key.meta = meta()
+    if role is not PRIMARY:
+        linear.update(op_key.outputs)  # type: ignore[union-attr]
+    diff = _differentiated.get()
+    if diff and any([k in diff for k in keys]):
+        diff.update(op_key.outputs)
+    return op_key
+
+
 def apply(
     op: Primitive, inputs: Sequence[TracedTensor], meta: OpMeta | None = None
 ) -> list[TracedTensor]:
@@ -126,24 +148,19 @@ def apply(
 
     Shapes and dtypes are inferred (and validated) once, when the operation is first made,
     and recorded on its key; `meta` passes on what an equal-aval twin already recorded."""
-    keys = tuple([t.key for t in inputs])
-    role = PRIMARY
-    linear = _linear.get()
-    if linear:
-        mask = tuple([k in linear for k in keys])
-        if any(mask):
-            role = Linearized(mask)
+
+    def inferred() -> OpMeta:
+        if meta is not None:
+            return meta
+        guards: list = []
+        return (infer(op, [t.aval for t in inputs], guards), tuple(guards))
+
     try:
-        op_key = OperationKey.get(op, keys, role)
+        op_key = record(op, tuple([t.key for t in inputs]), inferred)
     except GraphError:
         infer(op, [t.aval for t in inputs])  # the op's own error names what was wrong
         raise
     known = op_key.meta
-    if known is None:
-        if meta is None:
-            guards: list = []
-            meta = (infer(op, [t.aval for t in inputs], guards), tuple(guards))
-        op_key.meta = known = meta
     bindings = merge_bindings(inputs)
     unbound = any([t._unbound for t in inputs])
     depth = 1 + max([t._depth for t in inputs], default=0)
@@ -151,11 +168,6 @@ def apply(
         TracedTensor(key, aval, bindings, unbound, depth)
         for key, aval in zip(op_key.outputs, known[0])
     ]
-    if role is not PRIMARY:
-        linear.update(op_key.outputs)  # type: ignore[union-attr]
-    diff = _differentiated.get()
-    if diff and any([k in diff for k in keys]):
-        diff.update(op_key.outputs)
     if inputs and all([t._weak for t in inputs]):
         kind = inputs[0].dtype.kind
         for out in outputs:

@@ -17,7 +17,7 @@ from typing import Any
 from tf8.errors import DifferentiationError
 from tf8.graph import OperationKey, ValueKey, materialize_merge
 from tf8.ops.definition import definition, infer
-from tf8.traced import TracedTensor, apply, merge_bindings
+from tf8.traced import TracedTensor, merge_bindings, record
 
 Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 
@@ -115,17 +115,53 @@ def substitute(
 ) -> list[TracedTensor]:
     """`results` with every leaf in `mapping` replaced by its target value (graph rebuild).
 
-    Only operations downstream of a replaced leaf are rebuilt; the rest keep their keys. When
-    every replacement has its leaf's aval, the rebuilt ops reuse the recorded avals."""
+    Only operations downstream of a replaced leaf are rebuilt, at the level of keys (no
+    tensor per intermediate value); when every replacement has its leaf's aval, the rebuilt
+    ops reuse the recorded avals instead of inferring them again."""
     if not mapping:
         return list(results)
-    walk = GraphWalk(results, mapping.values())
-    tensors = walk.tensors
-    same = all(v.aval == tensors[k].aval for k, v in mapping.items() if k in tensors)
+    flat = materialize_merge(None, [t.key for t in results])
+    bindings = merge_bindings([*results, *mapping.values()])
+    same = all(v.aval == k.input_key.aval for k, v in mapping.items())
+    new: dict[ValueKey, ValueKey] = {k: v.key for k, v in mapping.items()}
+    unbound = {v.key for v in mapping.values() if v._unbound}
+    unbound.update(k for k in flat.inputs if k not in mapping and k not in bindings)
+    depth: dict[ValueKey, int] = {v.key: v._depth for v in mapping.values()}
+    for op_key in flat.operations:
+        ins = op_key.inputs
+        if not any([k in new for k in ins]):
+            if any([k in unbound for k in ins]):
+                unbound.update(op_key.outputs)
+            continue
+        keys = tuple([new.get(k, k) for k in ins])
 
-    def rebuild(op_key: OperationKey, values: list[Any]) -> list[TracedTensor]:
-        ins = [tensors[k] if v is None else v for k, v in zip(op_key.inputs, values)]
-        return apply(op_key.op, ins, op_key.meta if same else None)
+        def meta(op_key: OperationKey = op_key, keys: tuple = keys) -> Any:
+            if same:
+                return op_key.meta
+            guards: list = []
+            return (infer(op_key.op, [aval_of(k) for k in keys], guards), tuple(guards))
 
-    new = interpret(walk.operations, dict(mapping), rebuild)
-    return [walk[t.key] if new.get(t.key) is None else new[t.key] for t in results]
+        rebuilt = record(op_key.op, keys, meta)
+        d = 1 + max([depth.get(k, 0) for k in keys])
+        is_unbound = any([k in unbound for k in keys])
+        for old, out in zip(op_key.outputs, rebuilt.outputs):
+            new[old] = out
+            depth[out] = d
+            if is_unbound:
+                unbound.add(out)
+    out = []
+    for t in results:
+        key = new.get(t.key)
+        if key is None:
+            out.append(t)
+        else:
+            aval = t.aval if same else aval_of(key)
+            out.append(TracedTensor(key, aval, bindings, key in unbound, depth.get(key, 0)))
+    return out
+
+
+def aval_of(key: ValueKey) -> Any:
+    """The aval recorded for a value key (a leaf's, or its operation's output)."""
+    if key.is_input:
+        return key.input_key.aval
+    return key.operation.meta[0][key.output_slot]  # type: ignore[union-attr]
