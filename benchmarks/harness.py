@@ -6,6 +6,12 @@ checks that every variant agrees with the "numpy" one, warms them up, then times
 round-robin (the order rotates every round, so drift and cache effects hit all variants
 alike) and reports medians. BLAS-bound workloads run under threadpoolctl with one BLAS
 thread, so the comparison is per core and not a race between thread pools.
+
+A `single_call` workload takes one call per sample, with no warmup beyond the agreement
+check (its numpy baseline excepted): for first calls (variants that build a new function on
+every call, so each call pays tracing and compilation) and for calls that take seconds.
+`max_rounds` caps the samples of slow workloads, and `note` adds a line under the table
+computed from several workloads' results (a scaling slope, say).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import gc
 import importlib
 import statistics
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -24,6 +30,7 @@ import numpy as np
 
 Variants = dict[str, Callable[[], Any]]
 BASELINE = "numpy"
+AUTOGRAD = "autograd"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +61,12 @@ class Workload:
     blas_bound: bool = False
     rtol: float = 1e-7
     atol: float = 0.0
+    single_call: bool = False  # one call per sample, no warmup (first calls, slow calls)
+    max_rounds: int | None = None  # at most this many samples (calls that take seconds)
+    note: Callable[[Sequence[Result]], str | None] | None = None  # a line under the table
+
+    def rounds(self, options: Options) -> int:
+        return options.rounds if self.max_rounds is None else min(options.rounds, self.max_rounds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,13 +82,17 @@ class Result:
     workload: Workload
     timings: list[Timing] = field(default_factory=list)
     blas_threads_limited: bool = False
+    options: Options = Options()
 
     def median(self, variant: str) -> float:
         return next(t.median_s for t in self.timings if t.variant == variant)
 
-    def ratio(self, variant: str) -> float:
-        """Median time of `variant` over the numpy baseline's (lower is faster)."""
-        return self.median(variant) / self.median(BASELINE)
+    def ratio(self, variant: str, baseline: str = BASELINE) -> float:
+        """Median time of `variant` over the baseline's (numpy's; lower is faster)."""
+        return self.median(variant) / self.median(baseline)
+
+    def has(self, variant: str) -> bool:
+        return any(t.variant == variant for t in self.timings)
 
 
 class DisagreementError(AssertionError):
@@ -129,18 +146,29 @@ def _calibrate(fn: Callable[[], Any], target: float) -> int:
         number = max(number * 2, int(number * target / max(elapsed, 1e-9)))
 
 
-def time_interleaved(variants: Mapping[str, Callable[[], Any]], options: Options) -> list[Timing]:
-    """Round-robin timing with warmup: per variant, the median and min time per call."""
+def time_interleaved(
+    variants: Mapping[str, Callable[[], Any]],
+    options: Options,
+    rounds: int | None = None,
+    single_call: bool = False,
+) -> list[Timing]:
+    """Round-robin timing with warmup: per variant, the median and min time per call.
+
+    `single_call`: no warmup or calibration, one call per sample, except for the numpy
+    baseline (a steady-state computation, warmed up and calibrated as usual)."""
     names = list(variants)
-    numbers = {}
-    for name in names:  # warmup doubles as calibration
-        variants[name]()
+    rounds = options.rounds if rounds is None else rounds
+    numbers = dict.fromkeys(names, 1)
+    for name in names:
+        if single_call and name != BASELINE:
+            continue
+        variants[name]()  # warmup doubles as calibration
         numbers[name] = _calibrate(variants[name], options.sample_seconds)
     samples: dict[str, list[float]] = {name: [] for name in names}
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        for round_index in range(options.rounds):
+        for round_index in range(rounds):
             shift = round_index % len(names)
             for name in names[shift:] + names[:shift]:
                 fn, number = variants[name], numbers[name]
@@ -176,36 +204,46 @@ def run_workload(workload: Workload, options: Options) -> Result:
     with blas_threads(workload.blas_bound) as limited:
         variants = workload.build(options)
         check_agreement(workload, variants)
-        timings = time_interleaved(variants, options)
-    return Result(workload, timings, limited)
+        timings = time_interleaved(
+            variants, options, workload.rounds(options), workload.single_call
+        )
+    return Result(workload, timings, limited, options)
 
 
 def format_results(results: list[Result]) -> str:
-    """A table: one row per variant, median µs and the ratio to numpy's median."""
+    """A table: one row per variant, median µs and the ratio to numpy's median (and to
+    autograd's, when some workload has an "autograd" variant), then the workloads' notes."""
     from tabulate import tabulate
 
+    by_autograd = any(r.has(AUTOGRAD) for r in results)
     rows = []
     for result in results:
         label = result.workload.name + (" *" if result.blas_threads_limited else "")
         for timing in result.timings:
-            rows.append(
-                (
-                    label,
-                    timing.variant,
-                    f"{timing.median_s * 1e6:,.1f}",
-                    f"{result.ratio(timing.variant):.2f}",
-                    f"{timing.min_s * 1e6:,.1f}",
-                    timing.samples,
-                )
-            )
+            row = [
+                label,
+                timing.variant,
+                f"{timing.median_s * 1e6:,.1f}",
+                f"{result.ratio(timing.variant):.2f}",
+            ]
+            if by_autograd:
+                has = result.has(AUTOGRAD)
+                row.append(f"{result.ratio(timing.variant, AUTOGRAD):.2f}" if has else "")
+            rows.append((*row, f"{timing.min_s * 1e6:,.1f}", timing.samples))
             label = ""
+    headers = ["workload", "variant", "median µs", "ratio to numpy"]
+    headers += ["ratio to autograd"] * by_autograd + ["min µs", "samples"]
     table = tabulate(
         rows,
-        headers=["workload", "variant", "median µs", "ratio to numpy", "min µs", "samples"],
-        colalign=("left", "left", "right", "right", "right", "right"),
+        headers=headers,
+        colalign=("left", "left", *["right"] * (len(headers) - 2)),
         disable_numparse=True,
     )
     notes = []
+    for note in dict.fromkeys(r.workload.note for r in results if r.workload.note):
+        line = note(results)
+        if line:
+            notes.append(line)
     if any(r.blas_threads_limited for r in results):
         notes.append("* BLAS-bound: run with 1 BLAS thread (threadpoolctl)")
     if any(r.workload.blas_bound and not r.blas_threads_limited for r in results):

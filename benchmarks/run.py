@@ -28,6 +28,8 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_basic",
     "benchmarks.workloads_ad",
     "benchmarks.workloads_linalg",
+    "benchmarks.workloads_eager",
+    "benchmarks.workloads_firstcall",
 )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -21,14 +22,16 @@ QUICK = harness.Options(quick=True, tiny=True)
 def test_every_workload_runs_and_tf8_agrees_with_numpy(capsys: pytest.CaptureFixture[str]):
     results = run.main(["--quick", "--tiny"])
     names = {r.workload.name for r in results}
-    assert {"dispatch", "bandwidth"} <= names
+    assert {"dispatch", "bandwidth", "chain_nojit", "property_nojit", "firstcall_chain"} <= names
     for result in results:
         variants = [t.variant for t in result.timings]
-        assert variants[0] == "numpy" and "tf8.jit" in variants
+        assert variants[0] == "numpy" and any(v.startswith("tf8") for v in variants)
         assert result.ratio("numpy") == 1.0
-        assert all(t.median_s > 0 and t.samples == QUICK.rounds for t in result.timings)
+        rounds = result.workload.rounds(QUICK)
+        assert all(t.median_s > 0 and t.samples == rounds for t in result.timings)
     table = capsys.readouterr().out
     assert "ratio to numpy" in table and "tf8.jit" in table
+    assert "log-log slope" in table  # the first-call scaling note
 
 
 def test_only_selects_workloads(capsys: pytest.CaptureFixture[str]):
@@ -53,6 +56,41 @@ def test_blas_bound_workloads_run_with_one_blas_thread():
     assert result.blas_threads_limited
     assert all(n == 1 for n in seen)
     assert "1 BLAS thread" in harness.format_results([result])
+
+
+def test_single_call_workloads_take_one_call_per_sample():
+    calls = {"numpy": 0, "fresh": 0}
+
+    def build(options: harness.Options) -> harness.Variants:
+        def count(name: str) -> Callable[[], int]:
+            def call() -> int:
+                calls[name] += 1
+                return 1
+
+            return call
+
+        return {"numpy": count("numpy"), "fresh": count("fresh")}
+
+    notes = lambda results: f"{len(results)} result(s)"  # noqa: E731
+    workload = harness.Workload("once", "", build, single_call=True, max_rounds=2, note=notes)
+    result = harness.run_workload(workload, QUICK)
+    assert [t.samples for t in result.timings] == [2, 2]
+    assert calls["fresh"] == 1 + 2  # the agreement check, then one call per sample
+    assert calls["numpy"] > calls["fresh"]  # the baseline is warmed up and calibrated
+    assert harness.format_results([result]).endswith("1 result(s)")
+
+
+def test_random_programs_are_reproducible_and_run_on_numpy():
+    from benchmarks import property_workload
+
+    first, x, matrix = property_workload.random_programs(20, seed=3)
+    again, x_again, _ = property_workload.random_programs(20, seed=3)
+    assert first == again and np.array_equal(x, x_again)
+    for program in first:
+        assert property_workload.MIN_STEPS <= len(program) <= property_workload.MAX_STEPS
+        value = property_workload.build(np, program, matrix)(x)
+        assert value.shape in {(4, 3), (1, 3), (4, 1), (1, 1)}
+        assert np.all(np.abs(value) <= property_workload.BOUND)
 
 
 def test_disagreeing_variants_are_refused():
