@@ -124,9 +124,9 @@ def grad_einsum3(options: Options) -> Variants:
 def prune_svd(options: Options) -> Variants:
     import tf8
     import tf8.numpy as tnp
+    from tf8.lax.core import apply
     from tf8.ops.extension.kernels import FAMILY_KERNELS
     from tf8.ops.extension.linalg import Svd
-    from tf8.traced import apply
 
     class UnprunedSvd(Svd):
         """The reduced SVD, but never pruned: U and Vh are computed even when unused."""

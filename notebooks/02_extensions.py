@@ -8,9 +8,9 @@ import numpy as np
 
 import tf8
 import tf8.numpy as tnp
+from tf8.lax.core import apply
 from tf8.ops.extension import ExtensionOp
 from tf8.ops.primitive import Aval
-from tf8.traced import apply
 
 rng = np.random.default_rng(0)
 A = rng.standard_normal((5, 5))

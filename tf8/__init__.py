@@ -27,7 +27,7 @@ from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
 from tf8.jit import jit, make_program
 from tf8.runtime import NumpyEngine, Prepared, Runtime
 from tf8.testing import check_grads
-from tf8.traced import TracedTensor, placeholder, tensor
+from tf8.traced import TracedTensor, placeholder, recording, tensor
 
 __version__ = "0.1.0"
 
@@ -63,6 +63,7 @@ __all__ = [
     "make_program",
     "numpy",
     "placeholder",
+    "recording",
     "tensor",
     "tree",
 ]

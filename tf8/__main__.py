@@ -27,7 +27,8 @@ def demo_forward() -> float:
     W_np, x_np, b_np = rng.normal(size=(4, 3)), rng.normal(size=3), rng.normal(size=4)
     W, x, b = tf8.tensor(W_np, name="W"), tf8.tensor(x_np, name="x"), tf8.tensor(b_np, name="b")
 
-    f = tnp.sum(tnp.tanh(W @ x + b) ** 2)
+    with tf8.recording():  # record a program instead of computing op by op
+        f = tnp.sum(tnp.tanh(W @ x + b) ** 2)
 
     compiled = tf8.GraphCompiler().compile(f)
     print("f(W, x, b) = sum(tanh(W @ x + b) ** 2)\n")

@@ -211,7 +211,7 @@ class Jitted:
         trace = self._traces.get(key)
         if trace is not None:
             return trace
-        with transform_scope():
+        with transform_scope(symbolic=True):
             inputs = [_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
             dynamic = treedef.unflatten(inputs)
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})

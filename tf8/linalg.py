@@ -25,6 +25,7 @@ import numpy as np
 
 from tf8.errors import ParameterError, ShapeError
 from tf8.lax.builders import compare, convert, full, mul, reduce_sum, reshape, transpose, unary
+from tf8.lax.core import apply, apply1
 from tf8.lax.linalg import as_matrix, as_system, unvector
 from tf8.lax.matrix import eye, mH, mm
 from tf8.ops import dtypes as dt
@@ -32,7 +33,7 @@ from tf8.ops.extension import linalg as ops
 from tf8.ops.extension.linalg.base import square
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import dims_equal, shape_str
-from tf8.traced import TracedTensor, apply, apply1, tensor
+from tf8.traced import TracedTensor, tensor
 
 __all__ = [
     "cholesky",

@@ -1,9 +1,12 @@
 """TracedTensor: a structural graph node with shape, dtype and an eager feel.
 
 A `TracedTensor` wraps a `ValueKey` (its structural identity), its `Aval`, the default arrays
-bound to the leaves it depends on, and — once computed — its memoised value. Operations are
-recorded lazily; converting to numpy/Python evaluates through an evaluator hook that the API
-layer installs (so this layer never imports the compiler or runtime).
+bound to the leaves it depends on, and — once computed — its value. Outside transforms an op
+on concrete values is computed at once (tf8.lax.core.apply), and its result is a concrete
+leaf whose key is made only if some graph needs it. What cannot be computed yet (it depends on
+a placeholder) is evaluated through an evaluator hook that the API layer installs (so this
+layer never imports the compiler or runtime). This module also holds the transform state, in
+context variables.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,26 +22,21 @@ import numpy as np
 from tf8.errors import (
     ConcretizationError,
     ConversionError,
-    GraphError,
     InPlaceAssignmentError,
     ShapeError,
     TracerArrayConversionError,
     TracingError,
 )
-from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
+from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
-from tf8.ops.definition import infer
-from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, merge_binding_dicts
-from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.leaves import _EMPTY, Bindings, LeafKey
+from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, as_dim
 
 _uids = itertools.count(1)
 
 
 OpMeta = tuple  # (output avals, shape guards): what `apply` records on an OperationKey
-
-# A concrete value this many ops from its nearest evaluated ancestor is evaluated (and cut).
-EAGER_DEPTH = 512
 
 Evaluator = Callable[[Sequence["TracedTensor"]], list[np.ndarray]]
 _evaluator: Evaluator | None = None
@@ -48,12 +46,18 @@ _evaluator: Evaluator | None = None
 # _transform_depth: how many transforms (jit, grad, ...) enclose the current code.
 # _linear: the keys of tangent/cotangent values while a linear transform emits ops (ops on
 #   them are tagged Linearized), or None outside one.
-# _differentiated: the keys of values that depend on an argument being differentiated.
+# _differentiated: value key -> the argument it depends on, for values depending on an
+#   argument being differentiated (they refuse float(), np.asarray, ...).
+# _symbolic: True while jit traces: ops are only recorded, never computed.
+# _values: the values of recorded ops computed while a transform ran, by key (transforms
+#   read them back instead of evaluating again).
 _transform_depth: contextvars.ContextVar[int] = contextvars.ContextVar("tf8_depth", default=0)
 _linear: contextvars.ContextVar[set | None] = contextvars.ContextVar("tf8_linear", default=None)
-_differentiated: contextvars.ContextVar[set | None] = contextvars.ContextVar(
+_differentiated: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
     "tf8_differentiated", default=None
 )
+_symbolic: contextvars.ContextVar[bool] = contextvars.ContextVar("tf8_symbolic", default=False)
+_values: contextvars.ContextVar[dict | None] = contextvars.ContextVar("tf8_values", default=None)
 
 
 def set_evaluator(fn: Evaluator) -> None:
@@ -63,29 +67,66 @@ def set_evaluator(fn: Evaluator) -> None:
 
 
 @contextlib.contextmanager
-def transform_scope(differentiated: Iterable[ValueKey] = ()) -> Iterator[None]:
-    """Marks code running inside a transform (jit, grad, ...): memoised values are not cut.
-    Values depending on the `differentiated` keys (or on an enclosing transform's) refuse
-    conversion to numpy arrays."""
+def transform_scope(
+    differentiated: Mapping[ValueKey, str] | None = None, symbolic: bool = False
+) -> Iterator[None]:
+    """Marks code running inside a transform (jit, grad, ...): values are not cut to leaves.
+    Values depending on the `differentiated` keys (key -> what they are, for messages), or on
+    an enclosing transform's, refuse conversion to Python numbers and numpy arrays. Under a
+    `symbolic` transform (jit's trace) ops are only recorded, never computed."""
     depth = _transform_depth.set(_transform_depth.get() + 1)
     outer = _differentiated.get()
-    new = set(differentiated)
-    diff = _differentiated.set((outer | new if outer else new) if new else outer)
+    if differentiated:
+        diff = _differentiated.set({**outer, **differentiated} if outer else dict(differentiated))
+    else:
+        diff = _differentiated.set(outer)
+    sym = _symbolic.set(True) if symbolic else None
     try:
         yield
     finally:
+        if sym is not None:
+            _symbolic.reset(sym)
         _differentiated.reset(diff)
         _transform_depth.reset(depth)
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[None]:
+    """Record ops on concrete values as a graph instead of computing them, as jit does with
+    its trace: for building programs by hand (GraphCompiler().compile, .pretty())."""
+    token = _symbolic.set(True)
+    try:
+        yield
+    finally:
+        _symbolic.reset(token)
+
+
+@contextlib.contextmanager
+def value_scope() -> Iterator[dict]:
+    """While open, values computed for recorded ops are kept by key (shared with an enclosing
+    transform's), so a transform walking the graph reads them instead of evaluating again."""
+    table = _values.get()
+    if table is not None:
+        yield table
+        return
+    table = {}
+    token = _values.set(table)
+    try:
+        yield table
+    finally:
+        _values.reset(token)
 
 
 def in_transform() -> bool:
     return _transform_depth.get() > 0
 
 
-def is_differentiated(t: TracedTensor) -> bool:
-    """True when `t` depends on an argument that an enclosing transform differentiates."""
+def differentiated_argument(t: TracedTensor) -> str | None:
+    """What `t` depends on that an enclosing transform differentiates (None if nothing)."""
     diff = _differentiated.get()
-    return bool(diff) and t.key in diff  # type: ignore[operator]
+    if not diff or t._key is None:
+        return None
+    return diff.get(t._key)
 
 
 @contextlib.contextmanager
@@ -114,106 +155,45 @@ def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
     return [t._value for t in tensors]  # type: ignore[misc]
 
 
-def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
-    """The default bindings of all `inputs`' leaves (one dict; conflicts marked)."""
-    return merge_binding_dicts([t._bindings for t in inputs])
-
-
-def record(op: Any, keys: tuple[ValueKey, ...], meta: Callable[[], OpMeta]) -> OperationKey:
-    """The operation key of `op` on the values `keys`, in the current transform context: its
-    role is Linearized when a linear scope holds one of `keys` (its outputs then join the
-    scope), and its outputs join the differentiated set when an input is in it. `meta()`
-    gives the avals and guards when the key is new."""
-    role = PRIMARY
-    linear = _linear.get()
-    if linear:
-        mask = tuple([k in linear for k in keys])
-        if any(mask):
-            role = Linearized(mask)
-    op_key = OperationKey.get(op, keys, role)
-    if op_key.meta is None:
-        op_key.meta = meta()
-    if role is not PRIMARY:
-        linear.update(op_key.outputs)  # type: ignore[union-attr]
-    diff = _differentiated.get()
-    if diff and any([k in diff for k in keys]):
-        diff.update(op_key.outputs)
-    return op_key
-
-
-def apply(
-    op: Primitive, inputs: Sequence[TracedTensor], meta: OpMeta | None = None
-) -> list[TracedTensor]:
-    """Validate and record `op` on `inputs`; return its outputs.
-
-    Shapes and dtypes are inferred (and validated) once, when the operation is first made,
-    and recorded on its key; `meta` passes on what an equal-aval twin already recorded."""
-
-    def inferred() -> OpMeta:
-        if meta is not None:
-            return meta
-        guards: list = []
-        return (infer(op, [t.aval for t in inputs], guards), tuple(guards))
-
-    try:
-        op_key = record(op, tuple([t.key for t in inputs]), inferred)
-    except GraphError:
-        infer(op, [t.aval for t in inputs])  # the op's own error names what was wrong
-        raise
-    known = op_key.meta
-    bindings = merge_bindings(inputs)
-    unbound = any([t._unbound for t in inputs])
-    depth = 1 + max([t._depth for t in inputs], default=0)
-    outputs = [
-        TracedTensor(key, aval, bindings, unbound, depth)
-        for key, aval in zip(op_key.outputs, known[0])
-    ]
-    if inputs and all([t._weak for t in inputs]):
-        kind = inputs[0].dtype.kind
-        for out in outputs:
-            out._weak = out.dtype.kind == kind
-    if depth >= EAGER_DEPTH and not unbound and not in_transform():
-        # Outside transforms tf8 feels eager: a concrete chain never grows without bound,
-        # so a loop that only ever reads a reduction of its state stays linear in time.
-        evaluate_all(outputs)
-    return outputs
-
-
-def apply1(name: str, inputs: Sequence[TracedTensor], **params: Any) -> TracedTensor:
-    """Record the single-output primitive `name` with `params` on `inputs`."""
-    return apply(Primitive(name, len(inputs), **params), inputs)[0]
-
-
 class TracedTensor:
-    """An immutable array recorded as a structural graph node (the user's array type)."""
+    """An immutable array recorded as a structural graph node (the user's array type).
 
-    __slots__ = (
-        "key",
-        "aval",
-        "_bindings",
-        "_unbound",
-        "_depth",
-        "_weak",
-        "_value",
-        "__weakref__",
-    )
+    A concrete value computed outside transforms has no key until a graph needs one: `key`
+    then makes it a bound leaf (`_key` and `_bindings_` stay None until then)."""
+
+    __slots__ = ("_key", "aval", "_bindings_", "_unbound", "_weak", "_value", "__weakref__")
     __array_priority__ = 1000
 
     def __init__(
         self,
-        key: ValueKey,
+        key: ValueKey | None,
         aval: Aval,
-        bindings: Bindings = _EMPTY,
+        bindings: Bindings | None = _EMPTY,
         unbound: bool = False,
-        depth: int = 0,
     ) -> None:
-        self.key = key
+        self._key = key
         self.aval = aval
-        self._bindings = bindings
+        self._bindings_ = bindings
         self._unbound = unbound
-        self._depth = depth
         self._weak = False  # weakly typed (a Python scalar's stand-in): promotion defers
         self._value: np.ndarray | None = None
+
+    @property
+    def key(self) -> ValueKey:
+        """The value's structural identity (a concrete value without one becomes a leaf)."""
+        key = self._key
+        if key is None:
+            key = self._key = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
+            self._bindings_ = {key: self._value}
+        return key
+
+    @property
+    def _bindings(self) -> Bindings:
+        bindings = self._bindings_
+        if bindings is None:
+            self.key  # noqa: B018 - makes the leaf and its binding
+            bindings = self._bindings_
+        return bindings  # type: ignore[return-value]
 
     # --- metadata -------------------------------------------------------------------------
     @property
@@ -263,18 +243,29 @@ class TracedTensor:
             value = value.view()
             value.flags.writeable = False
         self._value = value
-        if not in_transform() and not self.key.is_input:
-            cut = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
-            self.key = cut
-            self._bindings = {cut: value}
-            self._depth = 0
+        if not in_transform() and not (self._key is not None and self._key.is_input):
+            self._key = None  # a leaf from now on, made when a graph needs its key
+            self._bindings_ = None
+
+    def _refuse_if_differentiated(self, what: str) -> None:
+        """JAX's rule: converting a value being differentiated to a Python number or numpy
+        array would silently drop its derivative (integers and bools carry none)."""
+        argument = differentiated_argument(self)
+        if argument is not None and dt.is_inexact(self.dtype):
+            raise ConcretizationError(
+                f"{what} of a traced value ({self.aval}) that is being differentiated (it "
+                f"depends on {argument}) would silently drop its derivative; use tf8.numpy "
+                "functions on it, or tf8.stop_gradient to drop the derivative on purpose"
+            )
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        if is_differentiated(self):
+        argument = differentiated_argument(self)
+        if argument is not None and dt.is_inexact(self.dtype):
             raise TracerArrayConversionError(
-                f"converting a traced value ({self.aval}) that is being differentiated to a "
-                "numpy array would silently drop its derivative; use tf8.numpy functions on it "
-                "(or tf8.stop_gradient to drop the derivative on purpose)"
+                f"converting a traced value ({self.aval}) that is being differentiated (it "
+                f"depends on {argument}) to a numpy array would silently drop its derivative; "
+                "use tf8.numpy functions on it (or tf8.stop_gradient to drop the derivative on "
+                "purpose)"
             )
         value = self._concrete("Converting to a numpy array")
         return value if dtype is None else value.astype(dtype)
@@ -295,12 +286,14 @@ class TracedTensor:
         return bool(self._concrete("Branching on (bool())").reshape(()))
 
     def __float__(self) -> float:
+        self._refuse_if_differentiated("float()")
         return float(self._scalar("float"))
 
     def __int__(self) -> int:
         return int(self._scalar("int"))
 
     def __complex__(self) -> complex:
+        self._refuse_if_differentiated("complex()")
         return complex(self._scalar("complex"))
 
     def __index__(self) -> int:

@@ -23,7 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ops"))
 from catalog_cases import ADMITTED, GENERATORS, Case, Draw  # noqa: E402
 
 import tf8  # noqa: E402
-from tf8.traced import TracedTensor, apply1  # noqa: E402
+from tf8.lax.core import apply1  # noqa: E402
+from tf8.traced import TracedTensor  # noqa: E402
 
 F64 = np.dtype(np.float64)
 C128 = np.dtype(np.complex128)

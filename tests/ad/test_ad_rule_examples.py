@@ -7,9 +7,9 @@ import pytest
 
 import tf8
 import tf8.numpy as tnp
+from tf8.lax.core import apply1 as _apply1
 from tf8.ops.gather import take_params, take_transpose_params
 from tf8.traced import TracedTensor
-from tf8.traced import apply1 as _apply1
 
 
 def apply1(name, operands, **params):

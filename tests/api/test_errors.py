@@ -35,7 +35,9 @@ from tf8 import errors
 COMPILE: list[Any] = [
     (
         "duplicate-binding",
-        lambda: tf8.GraphCompiler().compile(T(np.ones(2), name="w") + T(np.zeros(2), name="w")),
+        lambda: recorded(
+            lambda: tf8.GraphCompiler().compile(T(np.ones(2), name="w") + T(np.zeros(2), name="w"))
+        ),
         errors.DuplicateBinding,
         r"'w' is bound to 2 different arrays",
     ),
@@ -190,6 +192,12 @@ AUTODIFF: list[Case] = [
 ]
 
 CATALOGUE = TRACING + DISPATCH + TREES + COMPILE + RUNTIME + JIT + AUTODIFF
+
+
+def recorded(build):
+    """Build a program by hand: ops on concrete tensors are recorded, not computed."""
+    with tf8.recording():
+        return build()
 
 
 def _with_id(case: Any) -> Any:

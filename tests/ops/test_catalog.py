@@ -2,7 +2,7 @@
 
 Driven by the catalog table: `catalog_cases.GENERATORS` holds one random-case generator per
 row, and a test fails when a row has none. Each row runs as the primitive itself
-(`tf8.traced.apply1`) for every dtype its policy admits, and is refused with DTypeError for
+(`tf8.lax.core.apply1`) for every dtype its policy admits, and is refused with DTypeError for
 every other dtype. The tf8.numpy wrappers run with numpy's broadcasting, mixed dtypes and
 Python scalars, and must give numpy ≥ 2's result dtype. numpy warnings must not escape.
 """
@@ -24,10 +24,10 @@ from hypothesis.extra import numpy as hnp
 import tf8
 import tf8.numpy as tnp
 from tf8.errors import DTypeError
+from tf8.lax.core import apply1
 from tf8.ops.catalog import CATALOG, CATALOG_HEADERS, ROWS, Category, catalog_table
 from tf8.ops.dtypes import canonical_dtype
 from tf8.ops.kernels import KERNELS
-from tf8.traced import apply1
 
 pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 

@@ -447,8 +447,10 @@ def _halve_until_small(x):
 def test_python_control_flow_under_grad_works():
     close(tf8.grad(_halve_until_small)(5.0), 1 / 8)
     close(tf8.grad(lambda x: x * 2 if x > 0 else -x)(1.0), 2.0)
-    close(tf8.grad(lambda x: x * float(x))(3.0), 3.0)
     close(tf8.grad(tf8.grad(_halve_until_small))(5.0), 0.0)
+    # float() of the value being differentiated would drop its derivative: JAX raises too
+    with pytest.raises(tf8.errors.ConcretizationError, match="argument 0 of grad"):
+        tf8.grad(lambda x: x * float(x))(3.0)
 
 
 def test_python_control_flow_under_jit_raises():
@@ -553,7 +555,7 @@ def test_repeated_grad_hits_prepare_cache():
     for i in range(5):
         close(f(np.full(4, float(i))), -np.sin(i) * i * 1.2345 + np.cos(i) * 1.2345)
     assert stats.misses == misses
-    assert stats.hits >= hits + 5
+    assert stats.hits == hits  # no-jit grad computes op by op: no program at all
     gg = tf8.grad(tf8.grad(lambda v: v**3 * 1.2345))
     gg(1.0)
     misses = stats.misses

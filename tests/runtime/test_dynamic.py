@@ -6,7 +6,7 @@ import pytest
 import tf8
 import tf8.numpy as tnp
 from tf8.errors import ShapeError, ShapeGuardError
-from tf8.traced import apply1
+from tf8.lax.core import apply1
 
 T = tf8.tensor
 

@@ -13,9 +13,9 @@ from typing import Any
 from tf8 import tree
 from tf8.errors import DifferentiationError, TreeStructureError
 from tf8.lax.builders import materialize
+from tf8.lax.core import apply
 from tf8.ops.extension import ExtensionOp
 from tf8.ops.primitive import Aval
-from tf8.traced import apply
 
 from .arguments import as_traced
 from .transforms import shapes_match

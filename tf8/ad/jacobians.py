@@ -64,14 +64,14 @@ def _jacobian(
     what = "jacfwd" if mode == "fwd" else "jacrev"
 
     def jac(*args: Any) -> Any:
-        arguments, out, defs = _trace(fun, args, {}, nums)
+        arguments, out, defs = _trace(fun, args, {}, nums, what)
         out, aux_leaves, aux_def = split_aux(out, has_aux, what)
         check_differentiable(arguments.leaves, what, holomorphic)
         outs, out_def = _flat_outputs(out)
         _check_complex(what, mode, holomorphic, arguments.leaves, outs)
         xs = arguments.leaves
         tangents = _tangent_leaves(arguments)
-        t_outs = jvp_graph(outs, xs, tangents)
+        t_outs = jvp_graph(outs, xs, tangents, arguments.values)
         blocks = (
             _forward(outs, xs, tangents, t_outs)
             if mode == "fwd"

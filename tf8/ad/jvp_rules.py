@@ -32,10 +32,11 @@ from tf8.lax.builders import (
     sub,
     unary,
 )
+from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import ROWS
 from tf8.ops.primitive import Primitive
-from tf8.traced import TracedTensor, apply, apply1
+from tf8.traced import TracedTensor
 
 JvpRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]

@@ -8,7 +8,7 @@ accumulate with `add` and a zero cotangent is symbolic (None), never a zeros arr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tf8.graph import OperationKey, ValueKey
@@ -30,10 +30,14 @@ TRANSPOSE = RuleTable(
 
 
 def jvp_graph(
-    outputs: Sequence[TracedTensor], primals: Sequence[TracedTensor], tangents: Sequence[Tangent]
+    outputs: Sequence[TracedTensor],
+    primals: Sequence[TracedTensor],
+    tangents: Sequence[Tangent],
+    values: Mapping[ValueKey, Any] | None = None,
 ) -> list[Tangent]:
-    """Tangents of `outputs` when the leaves `primals` move along `tangents` (None = zero)."""
-    walk = GraphWalk(outputs, [t for t in tangents if t is not None])
+    """Tangents of `outputs` when the leaves `primals` move along `tangents` (None = zero);
+    `values` holds primal values computed while tracing (rules read them, not recompute)."""
+    walk = GraphWalk(outputs, [t for t in tangents if t is not None], values)
     env: dict[ValueKey, Any] = {
         p.key: t for p, t in zip(primals, tangents) if t is not None and dt.is_inexact(p.dtype)
     }
@@ -58,12 +62,13 @@ def transpose_graph(
     linear_outputs: Sequence[Tangent],
     linear_inputs: Sequence[TracedTensor],
     cotangents: Sequence[Tangent],
+    values: Mapping[ValueKey, Any] | None = None,
 ) -> list[Tangent]:
     """Cotangents of `linear_inputs` (leaves) given cotangents of the linear outputs."""
     present = [(o, c) for o, c in zip(linear_outputs, cotangents) if o is not None]
     if not present:
         return [None] * len(linear_inputs)
-    walk = GraphWalk([o for o, _ in present], [c for _, c in present if c is not None])
+    walk = GraphWalk([o for o, _ in present], [c for _, c in present if c is not None], values)
     linear = walk.depends_on(t.key for t in linear_inputs)
     env: dict[ValueKey, Tangent] = {}
     for out, ct in present:

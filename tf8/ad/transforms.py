@@ -16,7 +16,7 @@ from tf8 import tree
 from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal
-from tf8.traced import TracedTensor, transform_scope
+from tf8.traced import TracedTensor, transform_scope, value_scope
 
 from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
 from .linearize import jvp_graph, transpose_graph
@@ -32,8 +32,11 @@ def _flat_outputs(out: Any) -> tuple[list[TracedTensor], Any]:
     return [as_traced(leaf) for leaf in leaves], treedef
 
 
-def _trace(fun: Callable, args: Sequence[Any], kwargs: dict, argnums: Sequence[int]):
-    """Trace `fun` with the argnums arguments' leaves replaced by fresh leaves."""
+def _trace(
+    fun: Callable, args: Sequence[Any], kwargs: dict, argnums: Sequence[int], what: str = "grad"
+):
+    """Trace `fun` with the argnums arguments' leaves replaced by fresh leaves (computing
+    values as it goes where they are concrete: `arguments.values` keeps them by key)."""
     for i in argnums:
         if not -len(args) <= i < len(args):
             raise ArgnumsError(
@@ -51,8 +54,16 @@ def _trace(fun: Callable, args: Sequence[Any], kwargs: dict, argnums: Sequence[i
     for i, (treedef, count) in zip(argnums, defs):
         call_args[i] = tree.tree_unflatten(treedef, arguments.leaves[position : position + count])
         position += count
-    with transform_scope(differentiated=[leaf.key for leaf in arguments.leaves]):
+    differentiated, position = {}, 0
+    name = getattr(fun, "__name__", "f")
+    for i, (treedef, count) in zip(argnums, defs):
+        for j in range(count):
+            leaf = f" (leaf {j} of its pytree)" if treedef.num_leaves > 1 else ""
+            differentiated[arguments.leaves[position].key] = f"argument {i} of {what}({name}){leaf}"
+            position += 1
+    with value_scope() as values, transform_scope(differentiated):
         out = fun(*call_args, **kwargs)
+    arguments.values = values
     return arguments, out, defs
 
 
@@ -99,9 +110,9 @@ def value_and_grad(
         check_differentiable(arguments.leaves, "grad", holomorphic)
         _check_scalar_output(out, "grad", holomorphic)
         tangents = _tangent_leaves(arguments)
-        (out_tangent,) = jvp_graph([out], arguments.leaves, tangents)
+        (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
         seed = fresh_leaf(as_traced(np.ones((), dtype=out.dtype)), "seed", bind=True)
-        cts = transpose_graph([out_tangent], tangents, [seed])
+        cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
         grads = zeros_for(arguments.leaves, cts)
         finished = arguments.finish([out, *grads, *aux_leaves])
         value, grads, aux_values = (
@@ -154,7 +165,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
         raise TypeError("jvp takes primals and tangents as tuples or lists of arguments")
     if len(primals) != len(tangents):
         raise TreeStructureError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
-    arguments, out, defs = _trace(fun, tuple(primals), {}, tuple(range(len(primals))))
+    arguments, out, defs = _trace(fun, tuple(primals), {}, tuple(range(len(primals))), "jvp")
     t_flat = tree.tree_leaves(list(tangents))
     if len(t_flat) != len(arguments.leaves):
         raise TreeStructureError("jvp: tangents do not have the structure of primals")
@@ -163,7 +174,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
         if not shapes_match(p.shape, t.shape):
             raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
     outs, out_def = _flat_outputs(out)
-    tangents_out = jvp_graph(outs, arguments.leaves, given)
+    tangents_out = jvp_graph(outs, arguments.leaves, given, arguments.values)
     tangents_out = zeros_for(outs, tangents_out)
     finished = arguments.finish([*outs, *tangents_out])
     n = len(outs)
@@ -184,10 +195,10 @@ def _like_dtype(value: Any, dtype: np.dtype, what: str) -> TracedTensor:
 
 def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
     """(f(*primals), f_jvp) where f_jvp(*tangents) evaluates the linearised map."""
-    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))))
+    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))), "linearize")
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
-    tangents_out = zeros_for(outs, jvp_graph(outs, arguments.leaves, tangents))
+    tangents_out = zeros_for(outs, jvp_graph(outs, arguments.leaves, tangents, arguments.values))
     primal_out = tree.tree_unflatten(out_def, arguments.finish(outs))
 
     def f_jvp(*tangent_args: Any) -> Any:
@@ -205,12 +216,12 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
-    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))))
+    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))), "vjp")
     out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
     aux_out = tree.tree_unflatten(aux_def, arguments.finish(aux_leaves)) if has_aux else None
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
-    tangents_out = jvp_graph(outs, arguments.leaves, tangents)
+    tangents_out = jvp_graph(outs, arguments.leaves, tangents, arguments.values)
     out_values = arguments.finish(outs)
     primal_out = tree.tree_unflatten(out_def, out_values)
     # Concrete outputs know their run-time shapes (sizes a symbolic aval leaves open).
@@ -231,7 +242,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
                 raise ShapeError(
                     f"vjp: cotangent shape {c.shape} does not match output shape {shape}"
                 )
-        result = transpose_graph(tangents_out, tangents, cts)
+        result = transpose_graph(tangents_out, tangents, cts, arguments.values)
         finished = arguments.finish(zeros_for(arguments.leaves, result))
         return tuple(_unflatten_per_arg(defs, finished))
 
@@ -246,7 +257,7 @@ def hvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
 
 def linear_transpose(fun: Callable, *primals: Any) -> Callable:
     """The transpose of the linear function `fun` at inputs shaped like `primals`."""
-    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))))
+    arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))), "linear_transpose")
     outs, out_def = _flat_outputs(out)
     inputs = arguments.leaves
 

@@ -27,10 +27,11 @@ from tf8.lax.builders import (
     transpose,
     zeros,
 )
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
 from tf8.ops.primitive import Primitive
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 TransposeRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[bool], TracedTensor], list[Tangent]

@@ -14,35 +14,51 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from tf8.errors import DifferentiationError
 from tf8.graph import OperationKey, ValueKey, materialize_merge
+from tf8.lax.core import merge_bindings, record
 from tf8.ops.definition import definition, infer
-from tf8.traced import TracedTensor, merge_bindings, record
+from tf8.traced import TracedTensor, _values
 
 Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 
 
 class GraphWalk:
-    """The graph behind `outputs`, with a TracedTensor for every value in it."""
+    """The graph behind `outputs`, with a TracedTensor for every value in it; a value known
+    (a bound leaf, or an op whose value `values` or the active value table holds) carries it."""
 
-    def __init__(self, outputs: Sequence[TracedTensor], extra: Iterable[TracedTensor] = ()) -> None:
+    def __init__(
+        self,
+        outputs: Sequence[TracedTensor],
+        extra: Iterable[TracedTensor] = (),
+        values: Mapping[ValueKey, Any] | None = None,
+    ) -> None:
         self.bindings = merge_bindings([*outputs, *extra])
+        if values is None:
+            values = _values.get() or {}
         flat = materialize_merge(None, [t.key for t in outputs])
         self.operations: list[OperationKey] = flat.operations
         self.inputs: list[ValueKey] = flat.inputs
         tensors: dict[ValueKey, TracedTensor] = {}
         bindings = self.bindings
         for key in flat.inputs:
-            tensors[key] = TracedTensor(key, key.input_key.aval, bindings, key not in bindings)
+            bound = bindings.get(key)
+            t = tensors[key] = TracedTensor(key, key.input_key.aval, bindings, bound is None)
+            if type(bound) is np.ndarray:
+                t._value = bound
         for op_key in flat.operations:
             ins = [tensors[k] for k in op_key.inputs]
             meta = op_key.meta
-            if meta is None:  # built through the raw graph API, not tf8.traced.apply
+            if meta is None:  # built through the raw graph API, not tf8.lax.core.apply
                 guards: list = []
                 meta = op_key.meta = (infer(op_key.op, [t.aval for t in ins], guards), guards)
             unbound = any([t._unbound for t in ins])
             for out_key, aval in zip(op_key.outputs, meta[0]):
-                tensors[out_key] = TracedTensor(out_key, aval, bindings, unbound)
+                t = tensors[out_key] = TracedTensor(out_key, aval, bindings, unbound)
+                if not unbound:
+                    t._value = values.get(out_key)
         self.tensors = tensors
 
     def __getitem__(self, key: ValueKey) -> TracedTensor:
@@ -126,7 +142,6 @@ def substitute(
     new: dict[ValueKey, ValueKey] = {k: v.key for k, v in mapping.items()}
     unbound = {v.key for v in mapping.values() if v._unbound}
     unbound.update(k for k in flat.inputs if k not in mapping and k not in bindings)
-    depth: dict[ValueKey, int] = {v.key: v._depth for v in mapping.values()}
     for op_key in flat.operations:
         ins = op_key.inputs
         if not any([k in new for k in ins]):
@@ -142,11 +157,9 @@ def substitute(
             return (infer(op_key.op, [aval_of(k) for k in keys], guards), tuple(guards))
 
         rebuilt = record(op_key.op, keys, meta)
-        d = 1 + max([depth.get(k, 0) for k in keys])
         is_unbound = any([k in unbound for k in keys])
         for old, out in zip(op_key.outputs, rebuilt.outputs):
             new[old] = out
-            depth[out] = d
             if is_unbound:
                 unbound.add(out)
     out = []
@@ -156,7 +169,7 @@ def substitute(
             out.append(t)
         else:
             aval = t.aval if same else aval_of(key)
-            out.append(TracedTensor(key, aval, bindings, key in unbound, depth.get(key, 0)))
+            out.append(TracedTensor(key, aval, bindings, key in unbound))
     return out
 
 

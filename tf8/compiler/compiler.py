@@ -13,11 +13,12 @@ import numpy as np
 
 from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, UnusedInput
 from tf8.graph import OperationKey, ValueKey, compile_program, materialize_merge
+from tf8.lax.core import merge_bindings
 from tf8.ops.definition import infer
 from tf8.ops.leaves import Conflict, LeafKey
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
-from tf8.traced import TracedTensor, merge_bindings
+from tf8.traced import TracedTensor
 
 from .program import SemanticFingerprint, SemanticInstruction, SemanticProgram, format_program
 from .prune import prune_outputs

@@ -11,9 +11,10 @@ from typing import Any
 
 import numpy as np
 
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, ConstantValue
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 Tangent = TracedTensor | None  # None is the symbolic zero
 

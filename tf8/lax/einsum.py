@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tf8.errors import ParameterError, ShapeError
+from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.einsum import (
     Einsum,
@@ -21,7 +22,7 @@ from tf8.ops.extension.einsum import (
     plan_path,
 )
 from tf8.ops.shapes import dims_equal
-from tf8.traced import TracedTensor, apply, apply1, tensor
+from tf8.traced import TracedTensor, tensor
 
 
 def contract(inputs: Sequence[str], output: str, operands: Sequence[TracedTensor]) -> TracedTensor:

@@ -7,11 +7,12 @@ from typing import Any
 
 from tf8.errors import DTypeError, ParameterError
 from tf8.lax.builders import convert, zeros
+from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.fft import FFT, NORMS
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import shape_str
-from tf8.traced import TracedTensor, apply, apply1
+from tf8.traced import TracedTensor
 
 
 def resize(x: TracedTensor, axis: int, size: int) -> TracedTensor:

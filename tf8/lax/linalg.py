@@ -9,10 +9,11 @@ import numpy as np
 
 from tf8.errors import ShapeError
 from tf8.lax.builders import broadcast, convert, reshape
+from tf8.lax.core import apply
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.linalg import Inv, Solve
 from tf8.ops.shapes import is_symbolic, shape_str
-from tf8.traced import TracedTensor, apply, tensor
+from tf8.traced import TracedTensor, tensor
 
 
 def as_matrix(a: Any) -> TracedTensor:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from tf8.lax.builders import add, conj, convert, div, like, real
+from tf8.lax.core import apply1
 from tf8.ops.primitive import ConstantValue
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from .einsum import einsum
 

@@ -14,9 +14,10 @@ import numpy as np
 
 from tf8.errors import DTypeError, ParameterError
 from tf8.lax.builders import full
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import ConstantValue
-from tf8.traced import TracedTensor, apply1, concrete_array
+from tf8.traced import TracedTensor, concrete_array
 
 _SCALARS = (bool, int, float, complex)
 

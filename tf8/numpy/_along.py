@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from tf8.errors import DTypeError, ShapeError
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal, shape_str
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, broadcast_shapes, broadcast_to, normalize_axis, promote
 from ._shape import moveaxis, ravel, stack

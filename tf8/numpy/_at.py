@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import IndexingError, UnsupportedOperationError
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.gather import take_params, take_transpose_params
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from . import _ufuncs as u
 from ._core import asarray, astype, broadcast_to, constant, full_of

@@ -1,7 +1,7 @@
 """The core of tf8.numpy: lifting Python values, promotion, broadcasting, elementwise ops.
 
 Every function here validates its inputs and emits catalog primitives through
-`tf8.traced.apply1`; broadcasting is explicit in the graph (broadcast_in_dim), dtype
+`tf8.lax.core.apply1`; broadcasting is explicit in the graph (broadcast_in_dim), dtype
 promotion is numpy ≥ 2's (Python scalars are weak and enter as `constant`s; numpy scalars
 such as `np.float32(2)` are strong, as in numpy).
 """
@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import AxisError, DTypeError, ShapeError, UnsupportedOperationError
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import ConstantValue
 from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
-from tf8.traced import TracedTensor, apply1, concrete_array
+from tf8.traced import TracedTensor, concrete_array
 
 ArrayLike = Any
 _SCALARS = (bool, int, float, complex)

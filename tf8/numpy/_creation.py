@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import UnsupportedOperationError
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import Dim, DimExpr, dim_max
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from ._core import (
     ArrayLike,

@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, IndexingError, UnsupportedOperationError
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.gather import take_params
 from tf8.ops.shapes import Dim, shape_str
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from ._core import _contains_traced, asarray, broadcast_shapes, broadcast_to, constant, shape_of
 from ._shape import reshape

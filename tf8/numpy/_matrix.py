@@ -7,8 +7,9 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeError
+from tf8.lax.core import apply1
 from tf8.ops.shapes import dim_max, dim_min
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, broadcast_to, constant, normalize_axis
 from ._shape import moveaxis, ravel

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeError, UnsupportedOperationError
-from tf8.traced import TracedTensor, apply1
+from tf8.lax.core import apply1
+from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, astype, broadcast_to
 from ._shape import concatenate, reshape

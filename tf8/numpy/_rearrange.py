@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeError, UnsupportedOperationError
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import Dim, dims_equal
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, broadcast_to, normalize_axes, normalize_axis
 from ._shape import concatenate, ravel, reshape, swapaxes

@@ -8,8 +8,9 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeError, UnsupportedOperationError
+from tf8.lax.core import apply1
 from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, astype, normalize_axis, promote
 

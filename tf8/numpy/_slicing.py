@@ -14,8 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from tf8.errors import IndexingError, UnsupportedOperationError
+from tf8.lax.core import apply1
 from tf8.ops.shapes import Dim, DimExpr, dim_max, dim_min, dims_equal
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 
 @dataclass(frozen=True, slots=True)

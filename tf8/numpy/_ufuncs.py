@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from tf8.errors import DTypeError, UnsupportedOperationError
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
-from tf8.traced import TracedTensor, apply1
+from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, astype, broadcast_arrays, elementwise, inexact, promote
 

@@ -20,7 +20,7 @@ from tf8.ops import infer as _infer
 from tf8.ops.catalog import CATALOG, Category, Row
 from tf8.ops.extension.kernels import FAMILY_KERNELS
 from tf8.ops.kernels import KERNELS, Kernel
-from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.primitive import Aval, Primitive, forget_primitive
 
 ShapeRule = Callable[[Any, Sequence[Aval], list], tuple[Aval, ...]]
 
@@ -120,3 +120,4 @@ def unregister_primitive(name: str) -> None:
     _infer.SHAPE_RULES.pop(name, None)
     KERNELS.pop(name, None)
     _PRIMITIVES.pop(name, None)
+    forget_primitive(name)

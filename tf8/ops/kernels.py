@@ -24,6 +24,30 @@ def _scipy_special() -> Any:
     return importlib.import_module("scipy.special")
 
 
+try:  # numpy >= 2 keeps the error state in a context variable: set it without errstate's cost
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+
+    _IGNORE = _make_extobj(all="ignore")
+
+    def ignore_fp_errors() -> Any:
+        """Silence numpy's floating-point warnings (kernels follow IEEE: inf, nan); returns the
+        token `restore_fp_errors` takes."""
+        return _extobj_contextvar.set(_IGNORE)
+
+    def restore_fp_errors(token: Any) -> None:
+        _extobj_contextvar.reset(token)
+
+except ImportError:  # pragma: no cover - other numpy layouts: the public context manager
+
+    def ignore_fp_errors() -> Any:
+        state = np.errstate(all="ignore")
+        state.__enter__()
+        return state
+
+    def restore_fp_errors(token: Any) -> None:
+        token.__exit__(None, None, None)
+
+
 def _unary(fn: Callable[[np.ndarray], Any]) -> Kernel:
     return lambda op, x: fn(x)
 

@@ -180,3 +180,22 @@ def _param_key(value: Any) -> str:
     if isinstance(value, np.dtype):
         return str(value)
     return f"{type(value).__name__}:{value}"
+
+
+# (name, input count) -> the parameterless Primitive: most ops have no parameters, and
+# building one validates against the catalog, so eager dispatch reuses them.
+_PLAIN: dict[tuple[str, int], Primitive] = {}
+
+
+def plain_primitive(name: str, input_count: int) -> Primitive:
+    """The (shared) primitive `name` without parameters, on `input_count` operands."""
+    op = _PLAIN.get((name, input_count))
+    if op is None:
+        op = _PLAIN[(name, input_count)] = Primitive(name, input_count)
+    return op
+
+
+def forget_primitive(name: str) -> None:
+    """Drop the shared parameterless forms of `name` (its row was removed)."""
+    for key in [k for k in _PLAIN if k[0] == name]:
+        del _PLAIN[key]

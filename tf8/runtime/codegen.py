@@ -24,33 +24,14 @@ from typing import Any
 
 import numpy as np
 
+from tf8.ops.kernels import ignore_fp_errors as _silence
+from tf8.ops.kernels import restore_fp_errors as _restore
 from tf8.ops.primitive import Primitive
 from tf8.runtime import regions
 from tf8.runtime.elementwise import Steps, reads_after_first_step, step_argument
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
 from tf8.runtime.passes import last_use
 from tf8.runtime.rewrite import uniform_scalar
-
-try:  # numpy >= 2 keeps the error state in a context variable: set it without errstate's cost
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
-
-    _IGNORE = _make_extobj(all="ignore")
-
-    def _silence() -> Any:
-        return _extobj_contextvar.set(_IGNORE)
-
-    def _restore(token: Any) -> None:
-        _extobj_contextvar.reset(token)
-
-except ImportError:  # pragma: no cover - other numpy layouts: the public context manager
-
-    def _silence() -> Any:
-        state = np.errstate(all="ignore")
-        state.__enter__()
-        return state
-
-    def _restore(token: Any) -> None:
-        token.__exit__(None, None, None)
 
 
 def own_outputs(outputs: list[Any], inputs: Sequence[Any]) -> list[np.ndarray]:

@@ -13,10 +13,11 @@ from typing import Any
 
 from tf8 import linalg as _numpy_linalg
 from tf8.errors import ParameterError
+from tf8.lax.core import apply
 from tf8.lax.linalg import as_matrix, as_system, unvector
 from tf8.lax.matrix import mH
 from tf8.ops.extension import linalg as ops
-from tf8.traced import TracedTensor, apply
+from tf8.traced import TracedTensor
 
 det = _numpy_linalg.det
 inv = _numpy_linalg.inv

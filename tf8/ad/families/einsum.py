@@ -7,9 +7,9 @@ the others (JAX's bilinear convention: no conjugation for complex numbers).
 
 from __future__ import annotations
 
+from tf8.lax.core import apply, apply1
 from tf8.lax.einsum import contract
 from tf8.ops.extension.einsum import Einsum
-from tf8.traced import apply, apply1
 
 from ..jvp_rules import JvpRule
 from ..transpose_rules import TransposeRule

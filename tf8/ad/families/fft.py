@@ -14,10 +14,11 @@ import math
 import numpy as np
 
 from tf8.lax.builders import mul, real
+from tf8.lax.core import apply, apply1
 from tf8.lax.fft import resize
 from tf8.ops.extension.fft import FFT
 from tf8.ops.primitive import ConstantValue
-from tf8.traced import TracedTensor, apply, apply1
+from tf8.traced import TracedTensor
 
 from ..jvp_rules import JvpRule
 from ..transpose_rules import TransposeRule

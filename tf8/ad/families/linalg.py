@@ -16,6 +16,7 @@ L(Aᵀ, ·).
 from __future__ import annotations
 
 from tf8.lax.builders import add, add_any, conj, convert, materialize, mul, neg, real, sub
+from tf8.lax.core import apply
 from tf8.lax.linalg import inv_of, solve_of
 from tf8.lax.matrix import (
     blocks,
@@ -45,7 +46,7 @@ from tf8.ops.extension.linalg import (
     Solve,
     TriangularSolve,
 )
-from tf8.traced import TracedTensor, apply
+from tf8.traced import TracedTensor
 
 from ..jvp_rules import JvpRule
 from ..transpose_rules import TransposeRule

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from tf8.errors import DifferentiationError
 from tf8.lax.builders import add, compare, convert, mul, neg, real, reduce_sum, select, sub, unary
+from tf8.lax.core import apply, apply1
 from tf8.lax.einsum import einsum
 from tf8.lax.linalg import inv_of
 from tf8.lax.matrix import (
@@ -48,7 +49,7 @@ from tf8.ops.extension.linalg import (
     Svdvals,
     TriangularSolve,
 )
-from tf8.traced import TracedTensor, apply, apply1
+from tf8.traced import TracedTensor
 
 from ..jvp_rules import JvpRule
 

@@ -1,0 +1,189 @@
+"""Applying an op: computed at once where its inputs are concrete, recorded where a graph
+needs it — the one entry point every tf8.lax, tf8.numpy and AD rule goes through.
+
+- Outside every transform, an op on concrete values is computed by its kernel straight away
+  and its result is a concrete leaf with no graph behind it (op-by-op dispatch, as JAX's eager
+  mode and autograd do): no key, no program.
+- Inside a transform the op is *recorded* (its interned `OperationKey`, with avals and guards
+  inferred once and kept on the key), and — unless jit is tracing — also computed when its
+  inputs are concrete, so Python control flow and later transforms read values instead of
+  compiling programs for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import GraphError
+from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
+from tf8.ops.definition import definition, infer
+from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
+from tf8.ops.leaves import Bindings, merge_binding_dicts
+from tf8.ops.primitive import Aval, Primitive, plain_primitive
+from tf8.ops.shapes import DimExpr, is_symbolic
+from tf8.traced import (
+    OpMeta,
+    TracedTensor,
+    _differentiated,
+    _linear,
+    _symbolic,
+    _transform_depth,
+    _values,
+)
+
+__all__ = ["apply", "apply1", "merge_bindings", "record"]
+
+# (op, *input avals) -> output avals, for ops whose inference proved everything (no guards).
+_AVALS: dict[tuple, tuple[Aval, ...]] = {}
+_AVALS_LIMIT = 1 << 16
+
+
+def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
+    """The default bindings of all `inputs`' leaves (one dict; conflicts marked)."""
+    return merge_binding_dicts([t._bindings for t in inputs])
+
+
+def record(op: Any, keys: tuple[ValueKey, ...], meta: Callable[[], OpMeta]) -> OperationKey:
+    """The operation key of `op` on the values `keys`, in the current transform context: its
+    role is Linearized when a linear scope holds one of `keys` (its outputs then join the
+    scope), and its outputs join the differentiated set when an input is in it. `meta()`
+    gives the avals and guards when the key is new."""
+    role = PRIMARY
+    linear = _linear.get()
+    if linear:
+        mask = tuple([k in linear for k in keys])
+        if any(mask):
+            role = Linearized(mask)
+    op_key = OperationKey.get(op, keys, role)
+    if op_key.meta is None:
+        op_key.meta = meta()
+    if role is not PRIMARY:
+        linear.update(op_key.outputs)  # type: ignore[union-attr]
+    diff = _differentiated.get()
+    if diff:
+        for k in keys:
+            argument = diff.get(k)
+            if argument is not None:
+                for out in op_key.outputs:
+                    diff[out] = argument
+                break
+    return op_key
+
+
+def apply(
+    op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None = None
+) -> list[TracedTensor]:
+    """Apply `op` to `inputs` (validated first); return its outputs.
+
+    `meta` passes on the avals and guards an equal-aval twin already recorded."""
+    concrete = all([t._value is not None for t in inputs])
+    if concrete and _transform_depth.get() == 0 and not _symbolic.get():
+        avals = _output_avals(op, inputs)
+        if avals is not None:
+            return _compute(op, inputs, avals)
+    return _record(op, inputs, meta, concrete and not _symbolic.get())
+
+
+def apply1(name: str, inputs: Sequence[TracedTensor], **params: Any) -> TracedTensor:
+    """Apply the single-output primitive `name` with `params` to `inputs`."""
+    op = Primitive(name, len(inputs), **params) if params else plain_primitive(name, len(inputs))
+    return apply(op, inputs)[0]
+
+
+def _output_avals(op: Any, inputs: Sequence[TracedTensor]) -> tuple[Aval, ...] | None:
+    """Output avals for an eager op (cached), or None when it cannot run op by op: a size is
+    symbolic or known only at run time, or a shape guard is left to check."""
+    cache_key = (op, *[t.aval for t in inputs])
+    try:
+        avals = _AVALS.get(cache_key)
+    except TypeError:  # an unhashable parameter somewhere
+        return None
+    if avals is None:
+        guards: list = []
+        avals = infer(op, [t.aval for t in inputs], guards)
+        if guards or has_symbolic(avals) or has_symbolic(getattr(op, "params", ())):
+            return None
+        if len(_AVALS) >= _AVALS_LIMIT:
+            _AVALS.clear()
+        _AVALS[cache_key] = avals
+    return avals
+
+
+def _kernel_values(op: Any, inputs: Sequence[TracedTensor], count: int) -> list[np.ndarray]:
+    kernel = definition(op).kernel
+    token = ignore_fp_errors()
+    try:
+        result = kernel(op, *[t._value for t in inputs])  # type: ignore[misc]
+    finally:
+        restore_fp_errors(token)
+    results = result if count > 1 else (result,)
+    values = []
+    for r in results:
+        r = r if type(r) is np.ndarray else np.asarray(r)
+        if r.flags.writeable:
+            r.flags.writeable = False  # read-only, as JAX arrays are
+        values.append(r)
+    return values
+
+
+def _compute(
+    op: Any, inputs: Sequence[TracedTensor], avals: tuple[Aval, ...]
+) -> list[TracedTensor]:
+    """Outside transforms: the kernel's results as concrete leaves (no key, no graph)."""
+    outputs = []
+    for aval, value in zip(avals, _kernel_values(op, inputs, len(avals))):
+        t = TracedTensor(None, aval, None)
+        t._value = value
+        outputs.append(t)
+    _propagate_weak(inputs, outputs)
+    return outputs
+
+
+def _record(
+    op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None, compute: bool
+) -> list[TracedTensor]:
+    def inferred() -> OpMeta:
+        if meta is not None:
+            return meta
+        guards: list = []
+        return (infer(op, [t.aval for t in inputs], guards), tuple(guards))
+
+    try:
+        op_key = record(op, tuple([t.key for t in inputs]), inferred)
+    except GraphError:
+        infer(op, [t.aval for t in inputs])  # the op's own error names what was wrong
+        raise
+    avals = op_key.meta[0]
+    bindings = merge_bindings(inputs)
+    unbound = any([t._unbound for t in inputs])
+    outputs = [
+        TracedTensor(key, aval, bindings, unbound) for key, aval in zip(op_key.outputs, avals)
+    ]
+    if compute and not (has_symbolic(avals) or has_symbolic(getattr(op, "params", ()))):
+        table = _values.get()
+        values = _kernel_values(op, inputs, len(avals))
+        for out, value in zip(outputs, values):
+            out._value = value
+            if table is not None:
+                table[out._key] = value
+    _propagate_weak(inputs, outputs)
+    return outputs
+
+
+def _propagate_weak(inputs: Sequence[TracedTensor], outputs: list[TracedTensor]) -> None:
+    if inputs and all([t._weak for t in inputs]):
+        kind = inputs[0].dtype.kind
+        for out in outputs:
+            out._weak = out.dtype.kind == kind
+
+
+def has_symbolic(value: Any) -> bool:
+    """True when avals or parameters hold a symbolic size (a DimExpr), at any depth."""
+    if isinstance(value, Aval):
+        return is_symbolic(value.shape)
+    if isinstance(value, tuple):
+        return any(has_symbolic(v) for v in value)
+    return isinstance(value, DimExpr)
