@@ -22,7 +22,7 @@ from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops.definition import definition, infer
 from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
 from tf8.ops.leaves import Bindings, merge_binding_dicts
-from tf8.ops.primitive import Aval, Primitive, plain_primitive
+from tf8.ops.primitive import Aval, make_primitive
 from tf8.ops.shapes import DimExpr, is_symbolic
 from tf8.traced import (
     OpMeta,
@@ -34,11 +34,12 @@ from tf8.traced import (
     _values,
 )
 
-__all__ = ["apply", "apply1", "merge_bindings", "record"]
+__all__ = ["apply", "apply1", "concrete", "eager_now", "merge_bindings", "record"]
 
-# (op, *input avals) -> output avals, for ops whose inference proved everything (no guards).
-_AVALS: dict[tuple, tuple[Aval, ...]] = {}
-_AVALS_LIMIT = 1 << 16
+# (op, *input avals) -> (kernel, output avals) for ops that run op by op (inference proved
+# everything: no guard, no symbolic size), or False for ops that cannot.
+_PLANS: dict[tuple, tuple | bool] = {}
+_PLANS_LIMIT = 1 << 16
 
 
 def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
@@ -79,66 +80,98 @@ def apply(
     """Apply `op` to `inputs` (validated first); return its outputs.
 
     `meta` passes on the avals and guards an equal-aval twin already recorded."""
-    concrete = all([t._value is not None for t in inputs])
-    if concrete and _transform_depth.get() == 0 and not _symbolic.get():
-        avals = _output_avals(op, inputs)
-        if avals is not None:
-            return _compute(op, inputs, avals)
+    values = [t._value for t in inputs]
+    concrete = True
+    for v in values:
+        if v is None:
+            concrete = False
+            break
+    if concrete and not _transform_depth.get() and not _symbolic.get():
+        try:
+            plan = _PLANS.get((op, *[t.aval for t in inputs]))
+        except TypeError:  # an unhashable parameter somewhere
+            plan = False
+        if plan is None:
+            plan = _plan(op, inputs)
+        if plan:
+            return _compute(op, inputs, values, plan)
     return _record(op, inputs, meta, concrete and not _symbolic.get())
+
+
+def eager_now() -> bool:
+    """True when ops on concrete values run at once (outside every transform, not recording)."""
+    return _transform_depth.get() == 0 and not _symbolic.get()
+
+
+def concrete(value: np.ndarray, aval: Aval) -> TracedTensor:
+    """A concrete value as a TracedTensor (a leaf made only if a graph needs it)."""
+    t = TracedTensor(None, aval, None)
+    t._value = value
+    return t
 
 
 def apply1(name: str, inputs: Sequence[TracedTensor], **params: Any) -> TracedTensor:
     """Apply the single-output primitive `name` with `params` to `inputs`."""
-    op = Primitive(name, len(inputs), **params) if params else plain_primitive(name, len(inputs))
-    return apply(op, inputs)[0]
+    return apply(make_primitive(name, len(inputs), params), inputs)[0]
 
 
-def _output_avals(op: Any, inputs: Sequence[TracedTensor]) -> tuple[Aval, ...] | None:
-    """Output avals for an eager op (cached), or None when it cannot run op by op: a size is
-    symbolic or known only at run time, or a shape guard is left to check."""
-    cache_key = (op, *[t.aval for t in inputs])
-    try:
-        avals = _AVALS.get(cache_key)
-    except TypeError:  # an unhashable parameter somewhere
-        return None
-    if avals is None:
-        guards: list = []
-        avals = infer(op, [t.aval for t in inputs], guards)
-        if guards or has_symbolic(avals) or has_symbolic(getattr(op, "params", ())):
-            return None
-        if len(_AVALS) >= _AVALS_LIMIT:
-            _AVALS.clear()
-        _AVALS[cache_key] = avals
-    return avals
-
-
-def _kernel_values(op: Any, inputs: Sequence[TracedTensor], count: int) -> list[np.ndarray]:
+def _plan(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
+    """(kernel, output avals) for running `op` on inputs of these avals op by op (cached), or
+    False when it cannot: a size is symbolic or known only at run time, or a shape guard
+    would be left to check."""
+    guards: list = []
+    avals = infer(op, [t.aval for t in inputs], guards)  # raises the op's own errors
     kernel = definition(op).kernel
+    runnable = not (guards or kernel is None or has_symbolic(avals) or has_symbolic(op.params))
+    if len(_PLANS) >= _PLANS_LIMIT:
+        _PLANS.clear()
+    plan = _PLANS[(op, *[t.aval for t in inputs])] = (kernel, avals) if runnable else False
+    return plan
+
+
+def _kernel_values(op: Any, kernel: Any, values: list, count: int) -> list[np.ndarray]:
     token = ignore_fp_errors()
     try:
-        result = kernel(op, *[t._value for t in inputs])  # type: ignore[misc]
+        result = kernel(op, *values)
     finally:
         restore_fp_errors(token)
     results = result if count > 1 else (result,)
-    values = []
+    out = []
     for r in results:
-        r = r if type(r) is np.ndarray else np.asarray(r)
+        if type(r) is not np.ndarray:
+            r = np.asarray(r)
         if r.flags.writeable:
             r.flags.writeable = False  # read-only, as JAX arrays are
-        values.append(r)
-    return values
+        out.append(r)
+    return out
 
 
 def _compute(
-    op: Any, inputs: Sequence[TracedTensor], avals: tuple[Aval, ...]
+    op: Any, inputs: Sequence[TracedTensor], values: list, plan: tuple
 ) -> list[TracedTensor]:
     """Outside transforms: the kernel's results as concrete leaves (no key, no graph)."""
-    outputs = []
-    for aval, value in zip(avals, _kernel_values(op, inputs, len(avals))):
-        t = TracedTensor(None, aval, None)
-        t._value = value
-        outputs.append(t)
-    _propagate_weak(inputs, outputs)
+    kernel, avals = plan
+    if len(avals) == 1:  # the common case, kept lean
+        token = ignore_fp_errors()
+        try:
+            value = kernel(op, *values)
+        finally:
+            restore_fp_errors(token)
+        if type(value) is not np.ndarray:
+            value = np.asarray(value)
+        if value.flags.writeable:
+            value.flags.writeable = False  # read-only, as JAX arrays are
+        out = TracedTensor(None, avals[0], None)
+        out._value = value
+        outputs = [out]
+    else:
+        outputs = []
+        for aval, value in zip(avals, _kernel_values(op, kernel, values, len(avals))):
+            t = TracedTensor(None, aval, None)
+            t._value = value
+            outputs.append(t)
+    if inputs and inputs[0]._weak:
+        _propagate_weak(inputs, outputs)
     return outputs
 
 
@@ -164,8 +197,9 @@ def _record(
     ]
     if compute and not (has_symbolic(avals) or has_symbolic(getattr(op, "params", ()))):
         table = _values.get()
-        values = _kernel_values(op, inputs, len(avals))
-        for out, value in zip(outputs, values):
+        kernel = definition(op).kernel
+        results = _kernel_values(op, kernel, [t._value for t in inputs], len(avals))
+        for out, value in zip(outputs, results):
             out._value = value
             if table is not None:
                 table[out._key] = value

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import AxisError, DTypeError, ShapeError, UnsupportedOperationError
-from tf8.lax.core import apply1
+from tf8.lax.core import apply1, concrete, eager_now
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import ConstantValue
 from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
@@ -98,6 +98,32 @@ def _dtype_of(value: Any) -> Any:
     if isinstance(value, TracedTensor):
         return _WEAK_SAMPLE[value.dtype.kind] if value._weak else value.dtype
     return value
+
+
+def ready_pair(x: Any, y: Any) -> tuple[TracedTensor, TracedTensor] | None:
+    """`(x, y)` when nothing needs promoting or broadcasting — two strongly typed traced values
+    of one aval, or an inexact one and a Python float/int (its value in x's dtype and shape) —
+    else None: the fast path of binary elementwise functions."""
+    if type(x) is TracedTensor and not x._weak:
+        if type(y) is TracedTensor:
+            if not y._weak and (x.aval is y.aval or x.aval == y.aval):
+                return x, y
+        elif (type(y) is float or type(y) is int) and x.dtype.kind in "fc":
+            return x, _fill(x, y)
+    elif type(y) is TracedTensor and not y._weak and (type(x) is float or type(x) is int):
+        if y.dtype.kind in "fc":
+            return _fill(y, x), y
+    return None
+
+
+def _fill(like: TracedTensor, value: float | int) -> TracedTensor:
+    """`value` in `like`'s dtype and shape: a concrete array when computing op by op (no
+    transform), else a structural constant broadcast (what promotion would record)."""
+    if like._value is not None and eager_now():
+        array = np.full(like.shape, value, like.dtype)
+        array.flags.writeable = False
+        return concrete(array, like.aval)
+    return broadcast_to(constant(np.asarray(value, like.dtype)), like.shape)
 
 
 def promote(*values: ArrayLike) -> list[TracedTensor]:
@@ -192,6 +218,10 @@ def broadcast_arrays(*values: ArrayLike) -> list[TracedTensor]:
 
 def elementwise(name: str, *values: ArrayLike, **params: Any) -> TracedTensor:
     """Promote, broadcast and apply the elementwise primitive `name`."""
+    if len(values) == 2:
+        pair = ready_pair(*values)
+        if pair is not None:
+            return apply1(name, pair, **params)
     return apply1(name, broadcast_arrays(*promote(*values)), **params)
 
 

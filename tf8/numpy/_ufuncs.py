@@ -7,11 +7,23 @@ from collections.abc import Callable
 from typing import Any
 
 from tf8.errors import DTypeError, UnsupportedOperationError
-from tf8.lax.core import apply1
+from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
+from tf8.ops.primitive import plain_primitive
 from tf8.traced import TracedTensor
 
-from ._core import ArrayLike, asarray, astype, broadcast_arrays, elementwise, inexact, promote
+from ._core import (
+    ArrayLike,
+    asarray,
+    astype,
+    broadcast_arrays,
+    elementwise,
+    inexact,
+    promote,
+    ready_pair,
+)
+
+_ADD, _MUL = plain_primitive("add", 2), plain_primitive("mul", 2)
 
 
 def _unary_float(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:
@@ -106,6 +118,9 @@ def logistic(x: ArrayLike) -> TracedTensor:
 
 
 def add(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    pair = ready_pair(x, y)
+    if pair is not None and pair[0].dtype != dt.bool_:
+        return apply(_ADD, pair)[0]
     a, b = promote(x, y)
     if a.dtype == dt.bool_:
         return logical_or(a, b)
@@ -117,6 +132,9 @@ def subtract(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
 
 def multiply(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    pair = ready_pair(x, y)
+    if pair is not None and pair[0].dtype != dt.bool_:
+        return apply(_MUL, pair)[0]
     a, b = promote(x, y)
     if a.dtype == dt.bool_:
         return logical_and(a, b)
@@ -124,6 +142,9 @@ def multiply(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
 
 def true_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    pair = ready_pair(x, y)
+    if pair is not None and dt.is_inexact(pair[0].dtype):
+        return apply1("div", pair)
     a, b = promote(x, y)
     if not dt.is_inexact(a.dtype):
         a, b = astype(a, dt.float64), astype(b, dt.float64)

@@ -195,7 +195,32 @@ def plain_primitive(name: str, input_count: int) -> Primitive:
     return op
 
 
+_MADE: dict[tuple, Primitive] = {}
+_MADE_LIMIT = 1 << 14
+
+
+def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primitive:
+    """`Primitive(name, input_count, **params)`, shared between equal requests: building one
+    validates and freezes its parameters, which eager dispatch cannot pay per op."""
+    if not params:
+        return plain_primitive(name, input_count)
+    try:
+        # Types are part of the key, as of Primitive equality: axis=1 is not axis=True.
+        key = (name, input_count, *[(k, type(v), v) for k, v in params.items()])
+        op = _MADE.get(key)
+    except TypeError:  # an unhashable parameter (a list): build it every time
+        return Primitive(name, input_count, **params)
+    if op is None:
+        op = Primitive(name, input_count, **params)
+        if not any(callable(v) for v in PARAM_DEFAULTS.get(name, {}).values()):
+            if len(_MADE) >= _MADE_LIMIT:
+                _MADE.clear()
+            _MADE[key] = op
+    return op
+
+
 def forget_primitive(name: str) -> None:
-    """Drop the shared parameterless forms of `name` (its row was removed)."""
-    for key in [k for k in _PLAIN if k[0] == name]:
-        del _PLAIN[key]
+    """Drop the shared forms of `name` (its row was removed)."""
+    for table in (_PLAIN, _MADE):
+        for key in [k for k in table if k[0] == name]:
+            del table[key]
