@@ -181,8 +181,20 @@ def _record(
     def inferred() -> OpMeta:
         if meta is not None:
             return meta
+        try:  # an op that ran op by op on these avals proved its avals without guards
+            plan = _PLANS.get((op, *[t.aval for t in inputs]))
+        except TypeError:
+            plan = None
+        if plan:
+            return (plan[1], ())
         guards: list = []
-        return (infer(op, [t.aval for t in inputs], guards), tuple(guards))
+        avals = infer(op, [t.aval for t in inputs], guards)
+        kernel = definition(op).kernel
+        if not (guards or kernel is None or has_symbolic(avals) or has_symbolic(op.params)):
+            if len(_PLANS) >= _PLANS_LIMIT:
+                _PLANS.clear()
+            _PLANS[(op, *[t.aval for t in inputs])] = (kernel, avals)
+        return (avals, tuple(guards))
 
     try:
         op_key = record(op, tuple([t.key for t in inputs]), inferred)
