@@ -24,6 +24,7 @@ from tf8.static_args import StaticArgs
 from tf8.traced import (
     TracedTensor,
     concrete_array,
+    foreign_array,
     in_transform,
     placeholder,
     tensor,
@@ -303,6 +304,9 @@ def _leaf_kind(leaf: Any) -> Any:
         return (cls, leaf.shape, leaf.dtype) if leaf.is_concrete else _INLINE
     if isinstance(leaf, (np.ndarray, np.generic)):
         return (cls, leaf.shape, leaf.dtype)
+    foreign = foreign_array(leaf)  # another library's array: keyed by what it reads as
+    if foreign is not None:
+        return (cls, foreign.shape, foreign.dtype)
     return None  # not an array: the caller reports where it was passed
 
 

@@ -344,8 +344,36 @@ def _leaf(value: np.ndarray | None, aval: Aval, name: str | None, kind: str) -> 
     return t
 
 
+def foreign_array(obj: Any) -> np.ndarray | None:
+    """The numpy array behind an array of another library — anything with `__array__`,
+    `__array_interface__`, a CPU `__dlpack__` or the buffer protocol (a JAX array, an
+    `array.array`, a memoryview) — or None when `obj` is none of these."""
+    if isinstance(obj, (np.ndarray, np.generic, str, bytes, bytearray)):
+        return None
+    cls = type(obj)
+    if hasattr(cls, "__array__") or hasattr(obj, "__array_interface__"):
+        return np.asarray(obj)
+    if hasattr(obj, "__dlpack__"):
+        try:
+            return np.from_dlpack(obj)
+        except (BufferError, RuntimeError, TypeError, ValueError) as exc:
+            raise ConversionError(
+                f"cannot read {cls.__name__} through __dlpack__ (only CPU arrays can be "
+                f"shared with numpy): {exc}"
+            ) from None
+    try:
+        memoryview(obj)
+    except TypeError:
+        return None
+    return np.asarray(obj)
+
+
 def concrete_array(array: Any) -> np.ndarray:
-    """`array` as a numpy array of a tf8 dtype (the data a leaf binds)."""
+    """`array` as a numpy array of a tf8 dtype (the data a leaf binds); arrays of other
+    libraries are read through their array protocols."""
+    foreign = foreign_array(array)
+    if foreign is not None:
+        array = foreign
     try:
         value = np.asarray(array)
     except ValueError as exc:  # ragged nested lists

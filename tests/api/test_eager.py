@@ -1,0 +1,120 @@
+"""Op-by-op dispatch and honest concretization (JAX's rules).
+
+Outside every transform an op on concrete values runs at once: no program is compiled, a
+Python loop's cost is linear in its length, and errors are the ones tracing always raised.
+Under grad, a value being differentiated refuses float(), complex(), math.* and np.asarray
+(they would silently drop its derivative); bool(), int() and an index of its concrete primal
+still work, as in JAX.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+import pytest
+
+import tf8
+import tf8.numpy as tnp
+from tf8 import traced
+from tf8.errors import ConcretizationError, ShapeError, TracerArrayConversionError
+
+
+@pytest.fixture
+def evaluations(monkeypatch):
+    """Calls of the evaluator hook (each one compiles and runs a program)."""
+    calls = []
+    real = traced._evaluator
+
+    def counting(tensors):
+        calls.append(len(tensors))
+        return real(tensors)
+
+    monkeypatch.setattr(traced, "_evaluator", counting)
+    return calls
+
+
+def test_eager_ops_compile_no_program(evaluations):
+    t = tf8.tensor(np.linspace(0.0, 1.0, 7))
+    y = tnp.sin(t) * 2.0 + tnp.exp(t)[::-1]
+    assert float(tnp.sum(y)) == pytest.approx(np.sum(np.sin(t._value) * 2 + np.exp(t._value)[::-1]))
+    assert tnp.argmax(y).dtype == np.int64 and int(tnp.argmax(y)) == int(np.argmax(np.asarray(y)))
+    assert evaluations == []
+
+
+def test_eager_errors_are_the_tracing_errors():
+    with pytest.raises(ShapeError, match="broadcast"):
+        tf8.tensor(np.ones(3)) + tf8.tensor(np.ones(4))
+    with pytest.raises(tf8.errors.DTypeError):
+        tf8.lax.add(np.ones(2, np.float32), np.ones(2))
+
+
+def test_a_10000_step_eager_loop_costs_linear_time():
+    def run(steps):
+        w = tf8.tensor(np.ones(4))
+        start = time.perf_counter()
+        for _ in range(steps):
+            w = w * 0.9999 + 0.0001
+        float(w[0])
+        return time.perf_counter() - start
+
+    short = min(run(1_000) for _ in range(3))
+    long = min(run(10_000) for _ in range(3))
+    assert long < 3 * 10 * short, (short, long)  # linear: 10x the steps, with a 3x margin
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [float, complex, math.sin, math.exp, lambda x: math.isclose(x, 1.0)],
+    ids=["float", "complex", "math.sin", "math.exp", "math.isclose"],
+)
+def test_converting_a_differentiated_value_to_a_python_number_raises(convert):
+    with pytest.raises(ConcretizationError, match=r"argument 0 of grad\(f\)"):
+
+        def f(x):
+            return x * convert(x)
+
+        tf8.grad(f)(3.0)
+
+
+def test_np_asarray_of_a_differentiated_value_raises():
+    with pytest.raises(TracerArrayConversionError, match="argument 1 of grad"):
+        tf8.grad(lambda a, b: a * np.asarray(b).sum(), argnums=(0, 1))(1.0, np.ones(2))
+
+
+def test_bool_int_and_index_of_the_concrete_primal_work_under_grad():
+    def f(x):
+        if x > 0:  # bool() of the primal
+            return x * int(x)  # int(): no derivative, as in JAX
+        return -x
+
+    np.testing.assert_allclose(tf8.grad(f)(2.5), 2.0)
+    np.testing.assert_allclose(tf8.grad(f)(-1.5), -1.0)
+
+
+def test_an_integer_index_derived_from_a_differentiated_value_indexes_numpy():
+    table = np.array([10.0, 20.0, 30.0, 40.0])
+
+    def f(v):
+        i = tnp.floor(v).astype(int)  # an integer: no derivative flows through it
+        return v * table[i]  # numpy indexing reads it through __index__
+
+    np.testing.assert_allclose(tf8.grad(f)(2.25), table[2])
+    np.testing.assert_allclose(f(tf8.tensor(1.5)), 1.5 * table[1])
+
+
+def test_converting_a_value_that_is_not_differentiated_still_works_under_grad():
+    w = np.array([1.0, 2.0])
+
+    def f(x):
+        scale = float(np.sum(w))  # a closed-over constant: not differentiated
+        return tnp.sum(x * scale)
+
+    np.testing.assert_allclose(tf8.grad(f)(np.ones(2)), [3.0, 3.0])
+
+
+def test_under_jit_every_conversion_is_a_concretization_error():
+    for convert in (float, bool, int):
+        with pytest.raises(ConcretizationError):
+            tf8.jit(lambda x: x * convert(x))(np.float64(2.0))  # noqa: B023
