@@ -70,7 +70,7 @@ class Arguments:
         if not in_transform() and concrete:
             values = evaluate_all(filled)
             return [v[()] if v.ndim == 0 else v for v in values]
-        return substitute(filled, self.mapping())
+        return substitute(filled, self.mapping(), same_values=True)
 
 
 def check_differentiable(

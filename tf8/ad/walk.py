@@ -127,13 +127,17 @@ class RuleTable:
 
 
 def substitute(
-    results: Sequence[TracedTensor], mapping: Mapping[ValueKey, TracedTensor]
+    results: Sequence[TracedTensor],
+    mapping: Mapping[ValueKey, TracedTensor],
+    same_values: bool = False,
 ) -> list[TracedTensor]:
     """`results` with every leaf in `mapping` replaced by its target value (graph rebuild).
 
     Only operations downstream of a replaced leaf are rebuilt, at the level of keys (no
     tensor per intermediate value); when every replacement has its leaf's aval, the rebuilt
-    ops reuse the recorded avals instead of inferring them again."""
+    ops reuse the recorded avals instead of inferring them again. With `same_values` (each
+    replacement holds the value its leaf was bound to) the rebuilt values are the old ones:
+    they carry over instead of being computed again."""
     if not mapping:
         return list(results)
     flat = materialize_merge(None, [t.key for t in results])
@@ -142,6 +146,8 @@ def substitute(
     new: dict[ValueKey, ValueKey] = {k: v.key for k, v in mapping.items()}
     unbound = {v.key for v in mapping.values() if v._unbound}
     unbound.update(k for k in flat.inputs if k not in mapping and k not in bindings)
+    table = _values.get()
+    carry = same_values and table is not None
     for op_key in flat.operations:
         ins = op_key.inputs
         if not any([k in new for k in ins]):
@@ -162,6 +168,10 @@ def substitute(
             new[old] = out
             if is_unbound:
                 unbound.add(out)
+            elif carry:
+                value = table.get(old)  # type: ignore[union-attr]
+                if value is not None:
+                    table[out] = value  # type: ignore[index]
     out = []
     for t in results:
         key = new.get(t.key)
@@ -169,7 +179,10 @@ def substitute(
             out.append(t)
         else:
             aval = t.aval if same else aval_of(key)
-            out.append(TracedTensor(key, aval, bindings, key in unbound))
+            rebuilt = TracedTensor(key, aval, bindings, key in unbound)
+            if same_values and not rebuilt._unbound:
+                rebuilt._value = t._value
+            out.append(rebuilt)
     return out
 
 
