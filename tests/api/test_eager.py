@@ -118,3 +118,23 @@ def test_under_jit_every_conversion_is_a_concretization_error():
     for convert in (float, bool, int):
         with pytest.raises(ConcretizationError):
             tf8.jit(lambda x: x * convert(x))(np.float64(2.0))  # noqa: B023
+
+
+def test_no_jit_grad_of_a_long_chain_costs_linear_time():
+    def make(steps):
+        def f(x):
+            for _ in range(steps):
+                x = tnp.sin(x) * 0.999
+            return tnp.sum(x)
+
+        return tf8.grad(f)
+
+    def run(steps):
+        g = make(steps)
+        start = time.perf_counter()
+        g(np.linspace(0.0, 1.0, 8))
+        return time.perf_counter() - start
+
+    short = min(run(200) for _ in range(3))
+    long = min(run(1_600) for _ in range(3))
+    assert long < 3 * 8 * short, (short, long)  # linear: 8x the ops, with a 3x margin

@@ -207,9 +207,17 @@ def _record(
     outputs = [
         TracedTensor(key, aval, bindings, unbound) for key, aval in zip(op_key.outputs, avals)
     ]
-    if compute and not (has_symbolic(avals) or has_symbolic(getattr(op, "params", ()))):
+    plan = None
+    if compute:
+        try:
+            plan = _PLANS.get((op, *[t.aval for t in inputs]))
+        except TypeError:  # an unhashable parameter somewhere
+            plan = False
+        if plan is None:
+            plan = _plan(op, inputs)
+    if plan:  # runnable op by op: no symbolic size, no guard, a kernel
         table = _values.get()
-        kernel = definition(op).kernel
+        kernel = plan[0]
         results = _kernel_values(op, kernel, [t._value for t in inputs], len(avals))
         for out, value in zip(outputs, results):
             out._value = value

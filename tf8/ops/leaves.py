@@ -44,8 +44,19 @@ Bindings = dict  # dict[ValueKey, np.ndarray | Conflict]
 _EMPTY: Bindings = {}
 
 
+class _Merged(dict):
+    """A bindings dict made by merging others: it may grow in place (a leaf's own dict never
+    does), so merging a small dict into a large one costs the small one's size, not a copy
+    of the large one — a long chain of ops on fresh leaves stays linear."""
+
+    __slots__ = ()
+
+
 def merge_binding_dicts(dicts: Sequence[Bindings]) -> Bindings:
-    """One bindings dict holding every entry of `dicts` (shared, not copied, when possible)."""
+    """One bindings dict holding every entry of `dicts` (shared, not copied, when possible).
+
+    The result may hold entries for leaves a particular value does not depend on: lookups
+    are by the keys a program's graph reaches, so extra entries are never read."""
     merged: Bindings | None = None
     for b in dicts:
         if not b or b is merged:
@@ -53,14 +64,17 @@ def merge_binding_dicts(dicts: Sequence[Bindings]) -> Bindings:
         if merged is None:
             merged = b
             continue
-        fresh = dict(merged)
+        if type(b) is _Merged and (type(merged) is not _Merged or len(b) > len(merged)):
+            merged, b = b, merged  # grow the larger derived dict
+        elif type(merged) is not _Merged:
+            merged = _Merged(merged)
         for key, array in b.items():
-            old = fresh.get(key)
-            if old is None or old is array:
-                fresh[key] = array
-            elif not _same_array(old, array):
-                fresh[key] = Conflict(_arrays_of(old) + _arrays_of(array))
-        merged = fresh
+            old = merged.get(key)
+            if old is None:
+                merged[key] = array
+            elif old is not array and not _same_array(old, array):
+                merged = _Merged(merged)  # the conflict is this merge's own
+                merged[key] = Conflict(_arrays_of(old) + _arrays_of(array))
     return _EMPTY if merged is None else merged
 
 
