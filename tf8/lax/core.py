@@ -47,11 +47,13 @@ def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
     return merge_binding_dicts([t._bindings for t in inputs])
 
 
-def record(op: Any, keys: tuple[ValueKey, ...], meta: Callable[[], OpMeta]) -> OperationKey:
+def record(
+    op: Any, keys: tuple[ValueKey, ...], meta: OpMeta | Callable[[], OpMeta]
+) -> OperationKey:
     """The operation key of `op` on the values `keys`, in the current transform context: its
     role is Linearized when a linear scope holds one of `keys` (its outputs then join the
-    scope), and its outputs join the differentiated set when an input is in it. `meta()`
-    gives the avals and guards when the key is new."""
+    scope), and its outputs join the differentiated set when an input is in it. `meta` (or
+    `meta()`) gives the avals and guards when the key is new."""
     role = PRIMARY
     linear = _linear.get()
     if linear:
@@ -60,7 +62,7 @@ def record(op: Any, keys: tuple[ValueKey, ...], meta: Callable[[], OpMeta]) -> O
             role = Linearized(mask)
     op_key = OperationKey.get(op, keys, role)
     if op_key.meta is None:
-        op_key.meta = meta()
+        op_key.meta = meta if type(meta) is tuple else meta()
     if role is not PRIMARY:
         linear.update(op_key.outputs)  # type: ignore[union-attr]
     diff = _differentiated.get()
@@ -178,53 +180,55 @@ def _compute(
 def _record(
     op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None, compute: bool
 ) -> list[TracedTensor]:
-    def inferred() -> OpMeta:
-        if meta is not None:
-            return meta
-        try:  # an op that ran op by op on these avals proved its avals without guards
-            plan = _PLANS.get((op, *[t.aval for t in inputs]))
-        except TypeError:
-            plan = None
-        if plan:
-            return (plan[1], ())
-        guards: list = []
-        avals = infer(op, [t.aval for t in inputs], guards)
-        kernel = definition(op).kernel
-        if not (guards or kernel is None or has_symbolic(avals) or has_symbolic(op.params)):
-            if len(_PLANS) >= _PLANS_LIMIT:
-                _PLANS.clear()
-            _PLANS[(op, *[t.aval for t in inputs])] = (kernel, avals)
-        return (avals, tuple(guards))
-
+    try:  # an op that ran op by op on these avals proved its avals without guards
+        plan = _PLANS.get((op, *[t.aval for t in inputs]))
+    except TypeError:  # an unhashable parameter somewhere
+        plan = False
+    if meta is None and plan:
+        meta = (plan[1], ())
     try:
-        op_key = record(op, tuple([t.key for t in inputs]), inferred)
+        op_key = record(
+            op, tuple([t.key for t in inputs]), meta or (lambda: _inferred_meta(op, inputs))
+        )
     except GraphError:
         infer(op, [t.aval for t in inputs])  # the op's own error names what was wrong
         raise
     avals = op_key.meta[0]
     bindings = merge_bindings(inputs)
-    unbound = any([t._unbound for t in inputs])
+    unbound = False
+    for t in inputs:
+        if t._unbound:
+            unbound = True
+            break
     outputs = [
         TracedTensor(key, aval, bindings, unbound) for key, aval in zip(op_key.outputs, avals)
     ]
-    plan = None
     if compute:
-        try:
-            plan = _PLANS.get((op, *[t.aval for t in inputs]))
-        except TypeError:  # an unhashable parameter somewhere
-            plan = False
         if plan is None:
             plan = _plan(op, inputs)
-    if plan:  # runnable op by op: no symbolic size, no guard, a kernel
-        table = _values.get()
-        kernel = plan[0]
-        results = _kernel_values(op, kernel, [t._value for t in inputs], len(avals))
-        for out, value in zip(outputs, results):
-            out._value = value
-            if table is not None:
-                table[out._key] = value
-    _propagate_weak(inputs, outputs)
+        if plan:  # runnable op by op: no symbolic size, no guard, a kernel
+            table = _values.get()
+            results = _kernel_values(op, plan[0], [t._value for t in inputs], len(avals))
+            for out, value in zip(outputs, results):
+                out._value = value
+                if table is not None:
+                    table[out._key] = value
+    if inputs and inputs[0]._weak:
+        _propagate_weak(inputs, outputs)
     return outputs
+
+
+def _inferred_meta(op: Any, inputs: Sequence[TracedTensor]) -> OpMeta:
+    """Avals and guards of a new recorded op (remembered as a plan when nothing is left to
+    check, so the next op on these avals infers nothing)."""
+    guards: list = []
+    avals = infer(op, [t.aval for t in inputs], guards)
+    kernel = definition(op).kernel
+    if not (guards or kernel is None or has_symbolic(avals) or has_symbolic(op.params)):
+        if len(_PLANS) >= _PLANS_LIMIT:
+            _PLANS.clear()
+        _PLANS[(op, *[t.aval for t in inputs])] = (kernel, avals)
+    return (avals, tuple(guards))
 
 
 def _propagate_weak(inputs: Sequence[TracedTensor], outputs: list[TracedTensor]) -> None:
