@@ -20,11 +20,10 @@ from tf8 import api
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
 from tf8.graph import materialize_merge
+from tf8.ops.leaves import concrete_array, foreign_array
 from tf8.static_args import StaticArgs
 from tf8.traced import (
     TracedTensor,
-    concrete_array,
-    foreign_array,
     in_transform,
     placeholder,
     tensor,

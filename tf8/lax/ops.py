@@ -16,8 +16,9 @@ from tf8.errors import DTypeError, ParameterError
 from tf8.lax.builders import full
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
+from tf8.ops.leaves import concrete_array
 from tf8.ops.primitive import ConstantValue
-from tf8.traced import TracedTensor, concrete_array
+from tf8.traced import TracedTensor
 
 _SCALARS = (bool, int, float, complex)
 

@@ -16,9 +16,10 @@ import numpy as np
 from tf8.errors import AxisError, DTypeError, ShapeError, UnsupportedOperationError
 from tf8.lax.core import apply1, concrete, eager_now
 from tf8.ops import dtypes as dt
+from tf8.ops.leaves import concrete_array
 from tf8.ops.primitive import ConstantValue
 from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
-from tf8.traced import TracedTensor, concrete_array
+from tf8.traced import TracedTensor
 
 ArrayLike = Any
 _SCALARS = (bool, int, float, complex)

@@ -13,9 +13,18 @@ from typing import Any
 
 import numpy as np
 
+from tf8.errors import ConversionError, ShapeError
+from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 
-__all__ = ["Bindings", "Conflict", "LeafKey", "merge_binding_dicts"]
+__all__ = [
+    "Bindings",
+    "Conflict",
+    "LeafKey",
+    "concrete_array",
+    "foreign_array",
+    "merge_binding_dicts",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +95,43 @@ def _same_array(a: Any, b: Any) -> bool:
     if isinstance(a, Conflict) or isinstance(b, Conflict):
         return False
     return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
+
+
+def foreign_array(obj: Any) -> np.ndarray | None:
+    """The numpy array behind an array of another library — anything with `__array__`,
+    `__array_interface__`, a CPU `__dlpack__` or the buffer protocol (a JAX array, an
+    `array.array`, a memoryview) — or None when `obj` is none of these."""
+    if isinstance(obj, (np.ndarray, np.generic, str, bytes, bytearray)):
+        return None
+    cls = type(obj)
+    if hasattr(cls, "__array__") or hasattr(obj, "__array_interface__"):
+        return np.asarray(obj)
+    if hasattr(obj, "__dlpack__"):
+        try:
+            return np.from_dlpack(obj)
+        except (BufferError, RuntimeError, TypeError, ValueError) as exc:
+            raise ConversionError(
+                f"cannot read {cls.__name__} through __dlpack__ (only CPU arrays can be "
+                f"shared with numpy): {exc}"
+            ) from None
+    try:
+        memoryview(obj)
+    except TypeError:
+        return None
+    return np.asarray(obj)
+
+
+def concrete_array(array: Any) -> np.ndarray:
+    """`array` as a numpy array of a tf8 dtype (the data a leaf binds); arrays of other
+    libraries are read through their array protocols."""
+    foreign = foreign_array(array)
+    if foreign is not None:
+        array = foreign
+    try:
+        value = np.asarray(array)
+    except ValueError as exc:  # ragged nested lists
+        raise ShapeError(f"cannot make an array from {type(array).__name__}: {exc}") from None
+    dtype = dt.canonical_dtype(value.dtype)
+    if dtype != value.dtype:
+        value = value.astype(dtype)
+    return value
