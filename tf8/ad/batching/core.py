@@ -61,9 +61,10 @@ def example_axis(axis: int, ndim: int) -> int:
     return axis % ndim if ndim else axis
 
 
-def with_params(op: Any, **changes: Any) -> Any:
-    """The primitive `op` with some parameters replaced."""
-    return make_primitive(op.name, op.input_count, {**dict(op.params), **changes})
+def with_params(op: Any, input_count: int | None = None, **changes: Any) -> Any:
+    """The primitive `op` with some parameters replaced (and its input count, if given)."""
+    count = op.input_count if input_count is None else input_count
+    return make_primitive(op.name, count, {**dict(op.params), **changes})
 
 
 def apply_op(op: Any, args: Sequence[TracedTensor]) -> list[TracedTensor]:

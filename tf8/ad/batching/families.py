@@ -20,6 +20,7 @@ from tf8.ops.extension.einsum import Einsum
 from tf8.ops.extension.fft import FFT
 from tf8.ops.extension.linalg import LinalgOp
 
+from ..arguments import as_traced
 from ..custom import StopGradient, _JvpMarker, _VjpLinear, _VjpMarker
 from ..families import FAMILY_JVP_RULES
 from .core import BatchRule, at_front, batch_size, batched_axis, moveaxis
@@ -82,7 +83,7 @@ class _BatchedRules:
             return cts  # the marker reports the bad result
         # An unbatched argument's cotangent sums over the examples.
         return tuple(
-            c if d is not None else tree.tree_map(lambda leaf: reduce_sum(leaf, (0,)), c)
+            c if d is not None else tree.tree_map(lambda leaf: reduce_sum(as_traced(leaf), (0,)), c)
             for c, d in zip(cts, self.dims)
         )
 

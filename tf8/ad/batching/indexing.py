@@ -109,7 +109,8 @@ def _dynamic_slice(op, args, dims):
         zero = full(Aval((), starts[0].dtype if starts else dt.int64), 0)
         starts.insert(dx, zero)
         sizes = (*sizes[:dx], x.shape[dx], *sizes[dx:])
-        return [apply(with_params(op, slice_sizes=sizes), [x, *starts])[0]], [dx]
+        changed = with_params(op, op.input_count + 1, slice_sizes=sizes)
+        return [apply(changed, [x, *starts])[0]], [dx]
     # Batched starts: a gather whose index vector is each example's starts (clamped alike).
     rank = len(starts)
     per_example = make_primitive(
@@ -132,7 +133,8 @@ def _dynamic_update_slice(op, args, dims):
     x, update = at_front(x, dx, size), at_front(update, du, size)
     if all(d is None for d in ds):
         zero = full(Aval((), starts[0].dtype if starts else dt.int64), 0)
-        return [apply(op, [x, update, zero, *starts])[0]], [0]
+        changed = with_params(op, op.input_count + 1)
+        return [apply(changed, [x, update, zero, *starts])[0]], [0]
     # Batched starts: clamp them as the op does, scatter the update into zeros and select it
     # inside each example's window (exact: no arithmetic on the operand's values).
     shape, window = x.shape[1:], update.shape[1:]
