@@ -14,13 +14,14 @@ import pkgutil
 
 import numpy as np
 import pytest
-from ad_cases import ADMITTED, GENERATORS
+from ad_cases import ADMITTED, DIFFERENTIABLE, F64, GENERATORS, draw_call
 from catalog_cases import Draw
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import tf8
+import tf8.numpy as tnp
 import tf8.ops.extension as extension
 from tf8.ad import custom
 from tf8.ad.batching import BATCHING
@@ -132,3 +133,31 @@ def test_row_batches_like_a_loop(name, base, seed):
     vmapped = tf8.vmap(row, in_axes=axes)
     _assert_same(vmapped(*batched), expected)
     _assert_same(tf8.jit(vmapped)(*batched), expected)
+
+
+# --- what AD rules emit batches too: vmap of grad of every smooth row ------------------------
+
+
+# The gradient of dynamic_truncate needs the run-time size of a value it does not compute:
+# jit(grad(f)) fails the same way without vmap (a runtime limitation, not a batching rule's).
+GRAD_ROWS = sorted(set(DIFFERENTIABLE) - {"dynamic_truncate"})
+
+
+@pytest.mark.parametrize("name", GRAD_ROWS)
+@settings(max_examples=2)
+@given(base=SHAPES, seed=SEEDS)
+def test_vmap_of_grad_of_row_matches_a_loop(name, base, seed):
+    call = draw_call(base, seed, name, F64)
+    if not call.positions:
+        return
+    d = Draw(base, seed + 1)
+    examples = [[_variant(d, x) for x in call.args] for _ in range(2)]
+    batched = [np.stack(column) for column in zip(*examples)]
+
+    def loss(*xs):
+        return tnp.sum(tnp.real(call(*xs)))
+
+    grad = tf8.grad(loss, argnums=tuple(range(len(call.positions))))
+    expected = [np.stack(column) for column in zip(*[grad(*xs) for xs in examples])]
+    for got, want in zip(tf8.vmap(grad)(*batched), expected):
+        _assert_same(got, want)
