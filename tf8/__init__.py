@@ -21,6 +21,7 @@ from tf8.ad import (
     stop_gradient,
     value_and_grad,
     vjp,
+    vmap,
 )
 from tf8.api import evaluate
 from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
@@ -59,6 +60,7 @@ __all__ = [
     "stop_gradient",
     "value_and_grad",
     "vjp",
+    "vmap",
     "jit",
     "make_program",
     "numpy",

@@ -115,6 +115,37 @@ class ArgnumsError(DifferentiationError, ValueError):
     """`argnums` names an argument the function was not called with."""
 
 
+# --- vmap ---------------------------------------------------------------------------------
+
+
+class BatchingError(Tf8Error, ValueError):
+    """vmap cannot batch as asked (the subclasses say which way)."""
+
+
+class BatchSizeError(BatchingError):
+    """Mapped axes of different sizes, an axis_size that disagrees, or nothing to size by."""
+
+
+class BatchAxisError(BatchingError, AxisError):
+    """An in_axes/out_axes entry is out of range for the value it maps."""
+
+
+class AxesSpecError(BatchingError, TreeStructureError):
+    """in_axes/out_axes is not an int, None or a pytree prefix of the arguments/outputs."""
+
+
+class UnbatchedOutputError(BatchingError):
+    """out_axes=None names an output that depends on the mapped axis."""
+
+
+class RaggedBatchError(BatchingError):
+    """The per-example results would have different sizes (a batched size operand)."""
+
+
+class NoBatchingRule(BatchingError, TypeError):
+    """An op (a user-defined extension family) has no batching rule."""
+
+
 # --- tf8.numpy ------------------------------------------------------------------------------
 
 

@@ -1,5 +1,6 @@
 """Autodiff as graph-to-graph transformations (linearize, transpose) with JAX's API."""
 
+from .batching import vmap
 from .jacobians import hessian, jacfwd, jacrev
 from .transforms import (
     grad,
@@ -22,6 +23,7 @@ __all__ = [
     "linearize",
     "value_and_grad",
     "vjp",
+    "vmap",
 ]
 
 from .custom import custom_jvp, custom_vjp, stop_gradient

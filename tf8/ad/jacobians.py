@@ -1,8 +1,9 @@
 """jacfwd, jacrev and hessian over pytrees, with JAX's argnums/has_aux/holomorphic semantics.
 
-Both build the linearised graph once. jacfwd pushes one basis tangent per input element
-through it, jacrev pulls one basis cotangent per output element back; the rows or columns are
-stacked into blocks of shape out.shape + in.shape. The result is nested like JAX's: the
+Both build the linearised graph once. jacfwd pushes the whole input basis through it, jacrev
+pulls the whole output basis back, each as one batched program (the batching interpreter run
+over the basis: vmap of the jvp / vjp); the stacked columns or rows are split into blocks of
+shape out.shape + in.shape. The result is nested like JAX's: the
 output's pytree, each of whose leaves holds the (per-argnums) input pytree of blocks.
 """
 
@@ -16,11 +17,14 @@ import numpy as np
 from tf8 import tree
 from tf8.errors import DifferentiationError
 from tf8.lax.builders import reshape, zeros
+from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
-from .arguments import as_traced, check_differentiable, zeros_for
+from .arguments import as_traced, check_differentiable, fresh_leaf
+from .batching import batch_graph
+from .batching.core import at_front, moveaxis
 from .linearize import jvp_graph, transpose_graph
 from .transforms import (
     _flat_outputs,
@@ -29,7 +33,6 @@ from .transforms import (
     _unflatten_per_arg,
     split_aux,
 )
-from .walk import substitute
 
 
 def _size(shape: Sequence[Any]) -> int:
@@ -38,22 +41,42 @@ def _size(shape: Sequence[Any]) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
-def _basis(aval: Aval, index: int) -> TracedTensor:
-    one = np.zeros(_size(aval.shape), dtype=aval.dtype)
-    one[index] = 1
-    return as_traced(one.reshape(aval.shape))
+def _bases(avals: Sequence[Aval]) -> tuple[int, list[TracedTensor]]:
+    """(n, one basis stack per aval): the rows of the n x n identity, n the total size of
+    `avals`, split per aval and shaped (n, *aval.shape)."""
+    sizes = [_size(a.shape) for a in avals]
+    total = sum(sizes)
+    stacks, offset = [], 0
+    for aval, size in zip(avals, sizes):
+        eye = np.zeros((total, size), dtype=aval.dtype)
+        eye[offset + np.arange(size), np.arange(size)] = 1
+        stacks.append(as_traced(eye.reshape((total, *aval.shape))))
+        offset += size
+    return total, stacks
 
 
-def _block(
-    parts: list[TracedTensor], axis: int, out: TracedTensor, x: TracedTensor
-) -> TracedTensor:
-    """Stack rows (axis 0) or columns (axis 1) into a block of shape out.shape + x.shape."""
-    from tf8.numpy import stack
+def _rows(stacked: TracedTensor, offset: int, count: int) -> TracedTensor:
+    """Rows offset .. offset+count of axis 0 of `stacked`."""
+    start = (offset,) + (0,) * (stacked.ndim - 1)
+    limit = (offset + count, *stacked.shape[1:])
+    if start == (0,) * stacked.ndim and limit == stacked.shape:
+        return stacked
+    return apply1("slice", [stacked], start=start, limit=limit, strides=None)
 
-    shape = tuple(out.shape) + tuple(x.shape)
-    if not parts:
-        return zeros(Aval(shape, out.dtype))
-    return reshape(stack(parts, axis=axis), shape)
+
+def _blocks(stacked, row_avals, col_aval, rows_first: bool) -> list[TracedTensor]:
+    """Split `stacked` ((n, *col_aval.shape), n the total size of `row_avals`) into one
+    Jacobian block per row aval: out.shape + x.shape (rows_first: row aval is the output)."""
+    blocks, offset = [], 0
+    for aval in row_avals:
+        size = _size(aval.shape)
+        part = _rows(stacked, offset, size)
+        shape = (*aval.shape, *col_aval.shape) if rows_first else (*col_aval.shape, *aval.shape)
+        if not rows_first:  # (size, *out.shape) -> (*out.shape, size)
+            part = moveaxis(reshape(part, (size, _size(col_aval.shape))), 0, 1)
+        blocks.append(reshape(part, shape))
+        offset += size
+    return blocks
 
 
 def _jacobian(
@@ -72,11 +95,8 @@ def _jacobian(
         xs = arguments.leaves
         tangents = _tangent_leaves(arguments)
         t_outs = jvp_graph(outs, xs, tangents, arguments.values)
-        blocks = (
-            _forward(outs, xs, tangents, t_outs)
-            if mode == "fwd"
-            else _reverse(outs, xs, tangents, t_outs)
-        )
+        step = _forward if mode == "fwd" else _reverse
+        blocks = step(outs, xs, tangents, t_outs, arguments.values)
         finished = arguments.finish([b for row in blocks for b in row] + aux_leaves)
         per_out = []
         for i in range(len(outs)):
@@ -106,32 +126,39 @@ def _check_complex(what: str, mode: str, holomorphic: bool, xs, outs) -> None:
             )
 
 
-def _forward(outs, xs, tangents, t_outs) -> list[list[TracedTensor]]:
-    t_outs = zeros_for(outs, t_outs)
-    columns: list[list[list[TracedTensor]]] = [[[] for _ in xs] for _ in outs]
-    for j, x in enumerate(xs):
-        for i in range(_size(x.shape)):
-            mapping = {
-                t.key: (_basis(x.aval, i) if k == j else zeros(t.aval))
-                for k, t in enumerate(tangents)
-            }
-            for o, (out, column) in enumerate(zip(outs, substitute(t_outs, mapping))):
-                columns[o][j].append(reshape(column, (_size(out.shape),)))
-    return [
-        [_block(columns[o][j], 1, out, x) for j, x in enumerate(xs)] for o, out in enumerate(outs)
-    ]
+def _forward(outs, xs, tangents, t_outs, values) -> list[list[TracedTensor]]:
+    """All columns at once: the tangent program run on the stacked input basis (one batched
+    program, not one per basis vector)."""
+    total, bases = _bases([x.aval for x in xs])
+    present = [t for t in t_outs if t is not None]
+    found = iter(batch_graph(present, tangents, bases, [0] * len(xs), values) if total else [])
+    result = []
+    for out, t in zip(outs, t_outs):
+        if t is None or not total:
+            result.append([zeros(Aval((*out.shape, *x.shape), out.dtype)) for x in xs])
+            continue
+        column, d = next(found)
+        stacked = at_front(column, d, total)  # (total, *out.shape)
+        result.append(_blocks(stacked, [x.aval for x in xs], out.aval, rows_first=False))
+    return result
 
 
-def _reverse(outs, xs, tangents, t_outs) -> list[list[TracedTensor]]:
-    rows: list[list[list[TracedTensor]]] = [[[] for _ in xs] for _ in outs]
-    for o, out in enumerate(outs):
-        for i in range(_size(out.shape)):
-            cts = [_basis(out.aval, i) if k == o else None for k in range(len(outs))]
-            for j, (x, ct) in enumerate(
-                zip(xs, zeros_for(xs, transpose_graph(t_outs, tangents, cts)))
-            ):
-                rows[o][j].append(reshape(ct, (_size(x.shape),)))
-    return [[_block(rows[o][j], 0, out, x) for j, x in enumerate(xs)] for o, out in enumerate(outs)]
+def _reverse(outs, xs, tangents, t_outs, values) -> list[list[TracedTensor]]:
+    """All rows at once: the transposed program run on the stacked output basis."""
+    cts = [fresh_leaf(out, "cotangent", bind=False) for out in outs]
+    total, bases = _bases([out.aval for out in outs])
+    ct_xs = transpose_graph(t_outs, tangents, cts, values)
+    present = [c for c in ct_xs if c is not None]
+    found = iter(batch_graph(present, cts, bases, [0] * len(outs), values) if total else [])
+    per_x = []
+    for x, c in zip(xs, ct_xs):
+        if c is None or not total:
+            per_x.append([zeros(Aval((*out.shape, *x.shape), out.dtype)) for out in outs])
+            continue
+        row, d = next(found)
+        stacked = at_front(row, d, total)  # (total, *x.shape)
+        per_x.append(_blocks(stacked, [out.aval for out in outs], x.aval, rows_first=True))
+    return [[per_x[j][o] for j in range(len(xs))] for o in range(len(outs))]
 
 
 def jacfwd(

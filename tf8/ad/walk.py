@@ -104,18 +104,28 @@ def interpret(
 
 class RuleTable:
     """A transform's rules keyed by `definition(op).rule_key`; a user-defined extension
-    family may carry its rule as a method named `method` instead."""
+    family may carry its rule as a method named `method` instead. `missing(op)` builds the
+    exception for an op with neither (by default a DifferentiationError)."""
 
-    def __init__(self, what: str, method: str, rules: Mapping[Hashable, Callable]) -> None:
+    def __init__(
+        self,
+        what: str,
+        method: str,
+        rules: Mapping[Hashable, Callable],
+        missing: Callable[[Any], Exception] | None = None,
+    ) -> None:
         self.what = what
         self.method = method
         self.rules = dict(rules)
+        self.missing = missing
 
     def __call__(self, op: Any) -> Callable:
         rule = self.rules.get(definition(op).rule_key)
         if rule is None:
             rule = getattr(op, self.method, None)
         if rule is None:
+            if self.missing is not None:
+                raise self.missing(op)
             raise DifferentiationError(f"{op!r} has no {self.what} rule")
         return rule
 
