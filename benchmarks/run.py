@@ -30,6 +30,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_linalg",
     "benchmarks.workloads_eager",
     "benchmarks.workloads_firstcall",
+    "benchmarks.workloads_vmap",
 )
 
 
