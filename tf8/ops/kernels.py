@@ -145,7 +145,10 @@ def _dot_general(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     m = int(np.prod(xs.shape[len(lb) : len(lb) + len(lf)], dtype=np.int64))
     k = int(np.prod(xs.shape[len(lb) + len(lf) :], dtype=np.int64))
     n = int(np.prod(ys.shape[len(rb) + len(rc) :], dtype=np.int64))
-    out = np.matmul(xs.reshape(batch + (m, k)), ys.reshape(batch + (k, n)))
+    if k == 1 and batch:  # outer products (a vmapped vector transpose): broadcasting is exact
+        out = np.multiply(xs.reshape(batch + (m, 1)), ys.reshape(batch + (1, n)))
+    else:
+        out = np.matmul(xs.reshape(batch + (m, k)), ys.reshape(batch + (k, n)))
     shape = batch + xs.shape[len(lb) : len(lb) + len(lf)] + ys.shape[len(rb) + len(rc) :]
     return out.reshape(shape)
 
