@@ -40,6 +40,8 @@ __all__ = ["apply", "apply1", "concrete", "eager_now", "merge_bindings", "record
 # everything: no guard, no symbolic size), or False for ops that cannot.
 _PLANS: dict[tuple, tuple | bool] = {}
 _PLANS_LIMIT = 1 << 16
+# The Linearized role of each active mask, made once (roles are immutable values).
+_ROLES: dict[tuple[bool, ...], Linearized] = {}
 
 
 def merge_bindings(inputs: Sequence[TracedTensor]) -> Bindings:
@@ -58,8 +60,10 @@ def record(
     linear = _linear.get()
     if linear:
         mask = tuple([k in linear for k in keys])
-        if any(mask):
-            role = Linearized(mask)
+        if True in mask:
+            role = _ROLES.get(mask)
+            if role is None:
+                role = _ROLES[mask] = Linearized(mask)
     op_key = OperationKey.get(op, keys, role)
     if op_key.meta is None:
         op_key.meta = meta if type(meta) is tuple else meta()
