@@ -136,6 +136,11 @@ class ControlOp(ExtensionOp):
     def subprograms(self) -> tuple[ClosedProgram, ...]:
         return tuple(p for p in self.payload if isinstance(p, ClosedProgram))
 
+    def __repr__(self) -> str:
+        names = getattr(self, "fields", ())
+        shown = [f"{n}={v}" for n, v in zip(names, self.payload) if n]
+        return f"{self.name}[{', '.join(shown)}]" if shown else self.name
+
 
 class Cond(ControlOp):
     """`switch`: inputs (index, *operands); runs branch clamp(index, 0, n-1) on the operands.
@@ -174,6 +179,7 @@ class Scan(ControlOp):
 
     __slots__ = ()
     name = "scan"
+    fields = ("", "consts", "carry", "length", "reverse")
 
     def __init__(
         self, body: ClosedProgram, n_consts: int, n_carry: int, length: int, reverse: bool
@@ -218,6 +224,7 @@ class While(ControlOp):
 
     __slots__ = ()
     name = "while"
+    fields = ("", "", "cond_consts", "body_consts")
 
     def __init__(
         self, cond: ClosedProgram, body: ClosedProgram, n_cond_consts: int, n_body_consts: int
