@@ -6,12 +6,14 @@ how a list of bound traced values becomes numpy arrays.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from tf8 import traced
 from tf8.compiler import GraphCompiler
+from tf8.graph import materialize_merge
+from tf8.ops.extension.control import ClosedProgram, set_program_runner
 from tf8.runtime import Runtime
 from tf8.traced import TracedTensor
 
@@ -26,3 +28,24 @@ def evaluate(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
 
 
 traced.set_evaluator(evaluate)
+
+
+def _program_runner(program: ClosedProgram) -> Callable[[Sequence[np.ndarray]], list[np.ndarray]]:
+    """How a control op's kernel runs a closed sub-program: compiled and prepared once (the
+    prepare cache is keyed by fingerprint), then `run_unchecked` per call (per iteration)."""
+    ins = [TracedTensor(k, a, {}, unbound=True) for k, a in zip(program.inputs, program.in_avals)]
+    outs = [
+        TracedTensor(k, a, {}, unbound=True) for k, a in zip(program.outputs, program.out_avals)
+    ]
+    if not outs:
+        return lambda arrays: []
+    reached = set(materialize_merge(None, list(program.outputs)).inputs)
+    used = [i for i, k in enumerate(program.inputs) if k in reached]
+    compiled = default_compiler.compile_with_input_specs(outs, [ins[i] for i in used])
+    run = default_runtime.prepare(compiled).run_unchecked
+    if len(used) == len(ins):
+        return run
+    return lambda arrays: run([arrays[i] for i in used])
+
+
+set_program_runner(_program_runner)

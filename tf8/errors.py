@@ -115,6 +115,14 @@ class ArgnumsError(DifferentiationError, ValueError):
     """`argnums` names an argument the function was not called with."""
 
 
+# --- control flow ---------------------------------------------------------------------------
+
+
+class ControlFlowTypeError(Tf8Error, TypeError):
+    """A control-flow body or predicate has the wrong type: a carry whose shape or dtype
+    changes, branches whose outputs differ, a predicate that is not a bool/int scalar."""
+
+
 # --- vmap ---------------------------------------------------------------------------------
 
 

@@ -17,15 +17,19 @@ from tf8.ops import dtypes as dt
 from tf8.ops.catalog import row as definition_of_row
 from tf8.traced import TracedTensor, linear_scope
 
+from .control import JVP_RULES as CONTROL_JVP_RULES
+from .control import TRANSPOSE_RULES as CONTROL_TRANSPOSE_RULES
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES, linear_jvp
 from .transpose_rules import TRANSPOSE_RULES
 from .walk import GraphWalk, RuleTable, interpret
 
 # Primitives' rules keyed by row name, extension families' by op class.
-JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES})
+JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **CONTROL_JVP_RULES})
 TRANSPOSE = RuleTable(
-    "transpose (it is not linear)", "transpose", {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES}
+    "transpose (it is not linear)",
+    "transpose",
+    {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES, **CONTROL_TRANSPOSE_RULES},
 )
 
 

@@ -104,6 +104,8 @@ def format_program(
         ins = ", ".join(f"%{s}" for s in inst.inputs)
         avals = ", ".join(str(program.slot_avals[s]) for s in inst.outputs)
         lines.append(f"  {outs} = {inst.op!r}({ins})  : {avals}")
+        for sub in getattr(inst.op, "subprograms", ()):  # control ops: their bodies, nested
+            lines.append(sub.pretty())
     for guard in program.guards:
         lines.append(f"  guard {guard.lhs} == {guard.rhs}  # {guard.reason}")
     lines.append("  return " + ", ".join(f"%{s}" for s in program.output_slots))

@@ -17,6 +17,7 @@ from tf8.lax.core import apply
 from tf8.ops.definition import definition
 from tf8.traced import TracedTensor
 
+from ..control.batching import BATCHING_RULES as CONTROL_RULES
 from ..walk import GraphWalk, RuleTable, interpret
 from .core import BatchRule
 from .families import RULES as FAMILY_RULES
@@ -38,7 +39,10 @@ def _no_rule(op: Any) -> Exception:
 
 # Primitives' rules keyed by row name, extension families' by op class.
 BATCHING = RuleTable(
-    "batching", "batch", {**PRIMITIVE_RULES, **INDEXING_RULES, **FAMILY_RULES}, missing=_no_rule
+    "batching",
+    "batch",
+    {**PRIMITIVE_RULES, **INDEXING_RULES, **FAMILY_RULES, **CONTROL_RULES},
+    missing=_no_rule,
 )
 
 

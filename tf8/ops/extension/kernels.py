@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import einsum_kernels, fft_kernels
+from . import control, einsum_kernels, fft_kernels
 from .linalg import kernels as linalg_kernels
 
 FAMILY_KERNELS: dict[type, Callable[..., Any]] = {
     **einsum_kernels.KERNELS,
     **fft_kernels.KERNELS,
     **linalg_kernels.KERNELS,
+    **control.KERNELS,
 }

@@ -1,0 +1,52 @@
+"""Control ops as programs: closed sub-programs interned, program size independent of trip
+count, printed nested, each body prepared once (eager loops compile no program per step)."""
+
+import numpy as np
+
+import tf8
+import tf8.lax as lax
+import tf8.numpy as tnp
+from tf8 import api
+
+
+def _rnn(c0, xs):
+    return lax.scan(lambda c, x: (tnp.tanh(c * 0.5 + x), c.sum()), c0, xs)
+
+
+def test_program_size_does_not_grow_with_the_trip_count():
+    small = tf8.jit(_rnn).lower(np.ones(3), np.ones((10, 3)))
+    large = tf8.jit(_rnn).lower(np.ones(3), np.ones((10_000, 3)))
+    assert len(small.program.instructions) == len(large.program.instructions) == 1
+    grads = [
+        tf8.jit(tf8.grad(lambda c, xs: _rnn(c, xs)[1].sum())).lower(np.ones(3), np.ones((n, 3)))
+        for n in (10, 10_000)
+    ]
+    assert len(grads[0].program.instructions) == len(grads[1].program.instructions)
+
+
+def test_two_traces_of_one_body_are_one_sub_program():
+    a = tf8.jit(_rnn).lower(np.ones(3), np.ones((5, 3)))
+    b = tf8.jit(lambda c, xs: _rnn(c, xs)).lower(np.ones(3), np.ones((5, 3)))
+    assert a.fingerprint == b.fingerprint
+    (ia,), (ib,) = a.program.instructions, b.program.instructions
+    assert ia.op == ib.op and ia.op.payload[0] is ib.op.payload[0]
+
+
+def test_pretty_prints_sub_programs_nested():
+    text = tf8.jit(_rnn).lower(np.ones(3), np.ones((5, 3))).pretty()
+    assert "scan[consts=0, carry=1, length=5, reverse=False]" in text
+    assert "tanh" in text and "      return" in text
+
+
+def test_eager_loops_prepare_each_body_once():
+    c, xs = np.ones(3), np.random.rand(50, 3)
+    _rnn(c, xs)  # warm: the body is compiled and prepared here
+    misses = api.default_runtime.cache_stats.misses
+    for _ in range(3):
+        carry, ys = _rnn(c, xs)
+    np.asarray(carry)
+    assert api.default_runtime.cache_stats.misses == misses
+    ref = c
+    for x in xs:
+        ref = np.tanh(ref * 0.5 + x)
+    np.testing.assert_allclose(np.asarray(carry), ref)

@@ -1,0 +1,183 @@
+"""Transpose rules of the control ops (reverse mode), on the same interpreter (transpose_graph).
+
+A scan that is linear in some operands (the jvp of a scan, say) is split, as JAX's partial
+evaluation does: its non-linear part runs forward as a *residual scan* that stacks, per
+iteration, the primal values the linear part reads; the transpose is then a scan in the other
+direction of the transposed linear body over those stacked residuals, carrying the
+cotangents of the carry and accumulating those of the constants. A cond transposes branch by
+branch (each transposed branch recomputes the primal values it needs). A while_loop has no
+transpose: its trip count is unknown, so nothing could be stacked (JAX refuses too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tf8.errors import DifferentiationError
+from tf8.graph import ValueKey
+from tf8.lax.builders import Tangent, add_any, materialize, zeros
+from tf8.lax.control import call, inline, program_tensors, trace_flat, trace_many
+from tf8.lax.core import apply
+from tf8.ops.extension.control import ClosedProgram, Cond, Scan, While
+from tf8.traced import TracedTensor
+
+from ..arguments import fresh_leaf
+from ..walk import GraphWalk
+
+
+def _transpose(outs: list, leaves: list, cts: list) -> list[Tangent]:
+    from ..linearize import transpose_graph  # the transform these rules extend
+
+    return transpose_graph(outs, leaves, cts)
+
+
+def _cts(ct: Tangent | Sequence[Tangent]) -> list[Tangent]:
+    return list(ct) if isinstance(ct, (list, tuple)) else [ct]
+
+
+def scan_transpose(op: Scan, operands, linear, ct) -> list[Tangent]:
+    body, nc, nk, length, reverse = op.payload
+    cts = _cts(ct)
+    ins, outs = program_tensors(body)
+    walk = GraphWalk(outs)
+    n = len(operands)
+    # A carry entering as a constant (a materialised zero tangent) that the body makes
+    # linear is linear too: iterate to a fixpoint. Its cotangent is dropped (a constant).
+    linear = list(linear)
+    while True:
+        lin = walk.depends_on(ins[i].key for i in range(n) if linear[i])
+        grown = [j for j in range(nk) if outs[j].key in lin and not linear[nc + j]]
+        if not grown:
+            break
+        for j in grown:
+            linear[nc + j] = True
+    nonlinear = [i for i in range(n) if not linear[i]]
+    primal = walk.depends_on(ins[i].key for i in nonlinear) - lin
+    residuals: dict[ValueKey, None] = {}
+    for op_key in walk.operations:
+        if op_key.outputs[0] in lin:
+            residuals.update((k, None) for k in op_key.inputs if k in primal)
+    for j, o in enumerate(outs):  # a primal value returned as a linear carry output
+        if j < nk and linear[nc + j] and o.key in primal:
+            residuals[o.key] = None
+    const_of = {ins[i].key: i for i in range(nc) if not linear[i]}
+    const_res = [k for k in residuals if k in const_of]
+    stacked = [k for k in residuals if k not in const_of]
+
+    # The residual scan: the non-linear part of the body, stacking what the linear part reads.
+    stacked_values: list[TracedTensor] = []
+    if stacked:
+        nl_carry = [j for j in range(nk) if not linear[nc + j]]
+        res_program = ClosedProgram.get(
+            [ins[i].key for i in nonlinear],
+            [*[outs[j].key for j in nl_carry], *stacked],
+            [*[outs[j].aval for j in nl_carry], *[walk[k].aval for k in stacked]],
+        )
+        n_nl_consts = sum(1 for i in nonlinear if i < nc)
+        res_op = Scan(res_program, n_nl_consts, len(nl_carry), length, reverse)
+        stacked_values = apply(res_op, [operands[i] for i in nonlinear])[len(nl_carry) :]
+
+    lin_consts = [i for i in range(nc) if linear[i]]
+    lin_carry = [j for j in range(nk) if linear[nc + j]]
+    lin_xs = [i for i in range(nc + nk, n) if linear[i]]
+    lin_inputs = [*lin_consts, *[nc + j for j in lin_carry], *lin_xs]
+    y_cts = [j for j in range(len(outs) - nk) if cts[nk + j] is not None]
+    targets = [outs[j].key for j in lin_carry] + [outs[nk + j].key for j in y_cts]
+
+    def transposed(args: list) -> list:
+        args = list(args)
+        mapping = dict(zip(const_res, args[: len(const_res)]))
+        del args[: len(const_res)]
+        acc, ct_carry = (
+            args[: len(lin_consts)],
+            args[len(lin_consts) : len(lin_consts) + len(lin_carry)],
+        )
+        del args[: len(lin_consts) + len(lin_carry)]
+        mapping.update(zip(stacked, args[: len(stacked)]))
+        ct_ys = args[len(stacked) :]
+        leaves = [fresh_leaf(ins[i], "tangent", bind=False) for i in lin_inputs]
+        mapping.update((ins[i].key, leaf) for i, leaf in zip(lin_inputs, leaves))
+        lin_outs = inline(body, mapping, targets)
+        got = _transpose(lin_outs, leaves, [*ct_carry, *ct_ys])
+        got_consts = got[: len(lin_consts)]
+        got_carry = got[len(lin_consts) : len(lin_consts) + len(lin_carry)]
+        got_xs = got[len(lin_consts) + len(lin_carry) :]
+        return [
+            *[add_any(a, g) for a, g in zip(acc, got_consts)],
+            *[materialize(g, ins[nc + j].aval) for g, j in zip(got_carry, lin_carry)],
+            *[materialize(g, ins[i].aval) for g, i in zip(got_xs, lin_xs)],
+        ]
+
+    avals = [walk[k].aval for k in const_res] + [ins[i].aval for i in lin_consts]
+    avals += [ins[nc + j].aval for j in lin_carry] + [walk[k].aval for k in stacked]
+    avals += [outs[nk + j].aval for j in y_cts]
+    program, captures = trace_flat(transposed, avals)
+    carry_init = [zeros(ins[i].aval) for i in lin_consts]
+    carry_init += [materialize(cts[j], outs[j].aval) for j in lin_carry]
+    t_op = Scan(
+        program,
+        len(captures) + len(const_res),
+        len(lin_consts) + len(lin_carry),
+        length,
+        not reverse,
+    )
+    results = apply(
+        t_op,
+        [
+            *captures,
+            *[operands[const_of[k]] for k in const_res],
+            *carry_init,
+            *stacked_values,
+            *[cts[nk + j] for j in y_cts],
+        ],
+    )
+    out: list[Tangent] = [None] * n
+    for i, r in zip(lin_inputs, results):
+        out[i] = r
+    return out
+
+
+def cond_transpose(op: Cond, operands, linear, ct) -> list[Tangent]:
+    if linear[0]:
+        raise DifferentiationError("cond: the branch index cannot be linear")
+    ops = list(operands[1:])
+    cts = _cts(ct)
+    present = [j for j, c in enumerate(cts) if c is not None]
+    nl = [i for i in range(len(ops)) if not linear[1 + i]]
+    lin = [i for i in range(len(ops)) if linear[1 + i]]
+    avals = [ops[i].aval for i in nl] + [cts[j].aval for j in present]  # type: ignore[union-attr]
+
+    def branch_transpose(branch: ClosedProgram):
+        def fun(args: list) -> list:
+            full: list = [None] * len(ops)
+            for i, a in zip(nl, args):
+                full[i] = a
+            leaves = [fresh_leaf(ops[i], "tangent", bind=False) for i in lin]
+            for i, leaf in zip(lin, leaves):
+                full[i] = leaf
+            outs = call(branch, full)
+            got = _transpose([outs[j] for j in present], leaves, list(args[len(nl) :]))
+            return [materialize(g, ops[i].aval) for g, i in zip(got, lin)]
+
+        return fun
+
+    programs, captures = trace_many([branch_transpose(b) for b in op.branches], avals)
+    results = apply(
+        Cond(programs), [operands[0], *captures, *[ops[i] for i in nl], *[cts[j] for j in present]]
+    )
+    out: list[Tangent] = [None] * len(operands)
+    for i, r in zip(lin, results):
+        out[1 + i] = r
+    return out
+
+
+def while_transpose(op: While, operands, linear, ct) -> list[Tangent]:
+    raise DifferentiationError(
+        "reverse-mode differentiation (grad, vjp) does not work through lax.while_loop or "
+        "lax.fori_loop with traced bounds: the trip count is unknown when tracing. Use "
+        "lax.scan, or fori_loop with Python int bounds (it lowers to scan), or forward mode "
+        "(jvp, jacfwd)"
+    )
+
+
+TRANSPOSE_RULES = {Scan: scan_transpose, Cond: cond_transpose, While: while_transpose}

@@ -1,0 +1,114 @@
+"""Operands and error messages of the control-flow builders (JAX's rules, tf8.errors)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8 import tree
+from tf8.errors import ControlFlowTypeError, TreeStructureError
+from tf8.lax.builders import convert
+from tf8.lax.core import concrete
+from tf8.ops import dtypes as dt
+from tf8.ops.leaves import concrete_array
+from tf8.ops.primitive import Aval
+from tf8.traced import TracedTensor
+
+_SCALARS = (bool, int, float, complex)
+
+
+def as_operand(value: Any) -> TracedTensor:
+    """A leaf of an operand pytree as a TracedTensor (Python scalars weakly typed, as JAX)."""
+    if isinstance(value, TracedTensor):
+        return value
+    array = concrete_array(value)
+    if array.flags.writeable:
+        array = array.copy()
+        array.flags.writeable = False
+    t = concrete(array, Aval(array.shape, array.dtype))
+    t._weak = type(value) in _SCALARS
+    return t
+
+
+def flatten(value: Any) -> tuple[list[TracedTensor], tree.PyTreeDef]:
+    leaves, treedef = tree.tree_flatten(value)
+    return [as_operand(leaf) for leaf in leaves], treedef
+
+
+def leaf_paths(treedef: tree.PyTreeDef) -> list[str]:
+    """A readable path per leaf of `treedef` (`[0]['w']`), for messages."""
+    marked = tree.tree_unflatten(treedef, [_Path(i) for i in range(treedef.num_leaves)])
+    paths = [""] * treedef.num_leaves
+
+    def walk(node: Any, prefix: str) -> None:
+        if isinstance(node, _Path):
+            paths[node.index] = prefix or "(the value itself)"
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, f"{prefix}[{k!r}]")
+        elif isinstance(node, (list, tuple)):
+            for i, v in enumerate(node):
+                walk(v, f"{prefix}[{i}]")
+        else:
+            for i, leaf in enumerate(tree.tree_leaves(node)):
+                walk(leaf, f"{prefix}<{type(node).__name__} leaf {i}>")
+
+    walk(marked, "")
+    return paths
+
+
+class _Path:
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+def check_same_types(
+    what: str,
+    expected_def: tree.PyTreeDef,
+    expected: Sequence[Aval],
+    got_def: tree.PyTreeDef,
+    got: Sequence[Aval],
+    message: str,
+) -> None:
+    """Raise when two pytrees of avals differ in structure, shape or dtype (naming the leaf)."""
+    if expected_def != got_def:
+        raise TreeStructureError(
+            f"{message}: {what} has structure {got_def}, expected {expected_def}"
+        )
+    for path, a, b in zip(leaf_paths(expected_def), expected, got):
+        if a.shape != b.shape or a.dtype != b.dtype:
+            raise ControlFlowTypeError(
+                f"{message}: at {what}{path} the types differ, {b} (shape {b.shape}, dtype "
+                f"{b.dtype}) versus {a} (shape {a.shape}, dtype {a.dtype})"
+            )
+
+
+def promote_weak(inits: list[TracedTensor], outs: Sequence[Aval]) -> bool:
+    """JAX's rule for weakly typed (Python scalar) inits: one whose body output has another
+    dtype is converted to the promoted dtype. Returns whether any changed (retrace then)."""
+    changed = False
+    for i, (init, out) in enumerate(zip(inits, outs)):
+        if init._weak and init.dtype != out.dtype and init.shape == out.shape:
+            dtype = dt.result_type(out.dtype, init.dtype.type(0).item())
+            if dtype != init.dtype:
+                inits[i] = convert(init, dtype)
+                changed = True
+    return changed
+
+
+def scalar_index(value: Any, what: str) -> TracedTensor:
+    """A cond predicate / switch index: a scalar of bool or integer dtype (JAX's rule)."""
+    t = as_operand(value)
+    if t.shape != ():
+        raise ControlFlowTypeError(
+            f"{what} must be a scalar (shape ()), got shape {t.shape} ({t.aval})"
+        )
+    if not (t.dtype == np.bool_ or dt.is_integer(t.dtype)):
+        raise ControlFlowTypeError(
+            f"{what} must have a bool or integer dtype, got {t.dtype} ({t.aval})"
+        )
+    return t

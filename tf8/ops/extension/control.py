@@ -1,0 +1,258 @@
+"""Structured control flow in the vocabulary: closed sub-programs and the ops that hold them.
+
+A `ClosedProgram` is a traced function closed over everything it uses: its inputs are leaf
+keys (traced values it captured were made inputs by tf8.lax.control), its outputs value keys
+over them. It is interned on (inputs, outputs) — two traces of the same body are one object —
+and its 128-bit fingerprint takes part in the control op's identity, so CSE, the compiler's
+fingerprint and the prepare cache see through it.
+
+`Cond`, `Scan` and `While` are extension ops whose payload holds closed programs; their size
+in the outer graph does not depend on the trip count. Their kernels run a sub-program through
+a *program runner* the API layer installs (`set_program_runner`), so this layer never imports
+the compiler or runtime; the runner compiles and prepares each sub-program once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import ShapeError, TracingError
+from tf8.graph import ValueKey, materialize_merge
+from tf8.ops.primitive import Aval
+from tf8.ops.shapes import shape_str
+
+from .base import ExtensionOp
+
+Runner = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
+_make_runner: Callable[[ClosedProgram], Runner] | None = None
+
+
+def set_program_runner(fn: Callable[[ClosedProgram], Runner]) -> None:
+    """Install how a closed program becomes a `run(arrays) -> arrays` function (API layer)."""
+    global _make_runner
+    _make_runner = fn
+
+
+class ClosedProgram:
+    """A closed sub-program: input leaf keys and avals, output keys and avals (interned)."""
+
+    __slots__ = ("inputs", "outputs", "in_avals", "out_avals", "fingerprint", "_run", "__weakref__")
+    _table: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+    inputs: tuple[ValueKey, ...]
+    outputs: tuple[ValueKey, ...]
+    in_avals: tuple[Aval, ...]
+    out_avals: tuple[Aval, ...]
+    fingerprint: int
+
+    @classmethod
+    def get(
+        cls, inputs: Sequence[ValueKey], outputs: Sequence[ValueKey], out_avals: Sequence[Aval]
+    ) -> ClosedProgram:
+        """The closed program with these input leaves and outputs (one object per structure)."""
+        structure = (tuple(inputs), tuple(outputs))
+        found = cls._table.get(structure)
+        if found is not None:
+            return found
+        self = object.__new__(cls)
+        self.inputs, self.outputs = structure
+        self.in_avals = tuple(k.input_key.aval for k in self.inputs)
+        self.out_avals = tuple(out_avals)
+        h = hashlib.blake2b(digest_size=16)
+        for key in (*self.inputs, None, *self.outputs):
+            h.update(b"|" if key is None else key.fingerprint.to_bytes(16, "little"))
+        self.fingerprint = int.from_bytes(h.digest(), "little")
+        self._run = None
+        cls._table[structure] = self
+        return self
+
+    def __hash__(self) -> int:
+        return self.fingerprint >> 64
+
+    def __eq__(self, other: object) -> bool:
+        return self is other  # interned
+
+    def __repr__(self) -> str:
+        return f"{{program #{self.fingerprint:032x}}}"
+
+    def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Run the program on numpy arrays (compiled and prepared once, on first use)."""
+        run = self._run
+        if run is None:
+            if _make_runner is None:
+                raise TracingError("no program runner installed (import tf8 to install it)")
+            run = self._run = _make_runner(self)
+        return run(arrays)
+
+    def pretty(self, indent: str = "    ") -> str:
+        """The program as nested text: inputs, one line per op (sub-programs nested), outputs."""
+        flat = materialize_merge(None, list(self.outputs))
+        names = {k: f"%{i}" for i, k in enumerate(self.inputs)}
+        lines = [
+            indent
+            + "{ "
+            + ", ".join(f"{names[k]}: {a}" for k, a in zip(self.inputs, self.in_avals))
+        ]
+        for op_key in flat.operations:
+            outs = []
+            for k in op_key.outputs:
+                names[k] = f"%{len(names)}"
+                outs.append(names[k])
+            ins = ", ".join(names.get(k, "?") for k in op_key.inputs)
+            avals = ", ".join(str(a) for a in (op_key.meta or ((),))[0])
+            lines.append(f"{indent}  {', '.join(outs)} = {op_key.op!r}({ins})  : {avals}")
+            for sub in getattr(op_key.op, "subprograms", ()):
+                lines.append(sub.pretty(indent + "    "))
+        lines.append(
+            indent + "  return " + ", ".join(names.get(k, "?") for k in self.outputs) + " }"
+        )
+        return "\n".join(lines)
+
+
+def _check_inputs(what: str, avals: Sequence[Aval], expected: Sequence[Aval]) -> None:
+    if len(avals) != len(expected):
+        raise ShapeError(f"{what} takes {len(expected)} operands, got {len(avals)}")
+    for i, (a, e) in enumerate(zip(avals, expected)):
+        if a.dtype != e.dtype or a.shape != e.shape:
+            raise ShapeError(f"{what}: operand {i} is {a}, its sub-program expects {e}")
+
+
+def _result(outs: Sequence[np.ndarray]) -> Any:
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+class ControlOp(ExtensionOp):
+    """Base of the control ops: the payload's first items are its closed programs."""
+
+    __slots__ = ()
+    family = "tf8.control.v1"
+
+    @property
+    def subprograms(self) -> tuple[ClosedProgram, ...]:
+        return tuple(p for p in self.payload if isinstance(p, ClosedProgram))
+
+    def __repr__(self) -> str:
+        names = getattr(self, "fields", ())
+        shown = [f"{n}={v}" for n, v in zip(names, self.payload) if n]
+        return f"{self.name}[{', '.join(shown)}]" if shown else self.name
+
+
+class Cond(ControlOp):
+    """`switch`: inputs (index, *operands); runs branch clamp(index, 0, n-1) on the operands.
+    Payload: (branches,)."""
+
+    __slots__ = ()
+    name = "cond"
+
+    def __init__(self, branches: Sequence[ClosedProgram]) -> None:
+        branches = tuple(branches)
+        first = branches[0]
+        super().__init__((branches,), 1 + len(first.inputs), len(first.out_avals))
+
+    @property
+    def branches(self) -> tuple[ClosedProgram, ...]:
+        return self.payload[0]
+
+    @property
+    def subprograms(self) -> tuple[ClosedProgram, ...]:
+        return self.branches
+
+    def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
+        _check_inputs("cond", avals[1:], self.branches[0].in_avals)
+        return self.branches[0].out_avals
+
+    @staticmethod
+    def _kernel(op: Cond, index: np.ndarray, *operands: np.ndarray) -> Any:
+        branches = op.branches
+        chosen = branches[min(max(int(index), 0), len(branches) - 1)]
+        return _result(chosen.run(operands))
+
+
+class Scan(ControlOp):
+    """`scan`: inputs (*consts, *carry, *xs); outputs (*carry, *ys stacked on axis 0).
+    Payload: (body, n_consts, n_carry, length, reverse); body(consts, carry, x) -> (carry, y)."""
+
+    __slots__ = ()
+    name = "scan"
+    fields = ("", "consts", "carry", "length", "reverse")
+
+    def __init__(
+        self, body: ClosedProgram, n_consts: int, n_carry: int, length: int, reverse: bool
+    ) -> None:
+        payload = (body, n_consts, n_carry, int(length), bool(reverse))
+        super().__init__(payload, len(body.inputs), len(body.out_avals))
+
+    def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
+        body, n_consts, n_carry, length, _ = self.payload
+        fixed = n_consts + n_carry
+        per_step = list(avals[:fixed])
+        for i, a in enumerate(avals[fixed:]):
+            if not a.shape or a.shape[0] != length:
+                raise ShapeError(
+                    f"scan: xs operand {i} has shape {shape_str(a.shape)}, expected a leading "
+                    f"axis of length {length}"
+                )
+            per_step.append(Aval(a.shape[1:], a.dtype))
+        _check_inputs("scan", per_step, body.in_avals)
+        carry = body.out_avals[:n_carry]
+        ys = tuple(Aval((length, *a.shape), a.dtype) for a in body.out_avals[n_carry:])
+        return (*carry, *ys)
+
+    @staticmethod
+    def _kernel(op: Scan, *arrays: np.ndarray) -> Any:
+        body, n_consts, n_carry, length, reverse = op.payload
+        consts = list(arrays[:n_consts])
+        carry = list(arrays[n_consts : n_consts + n_carry])
+        xs = arrays[n_consts + n_carry :]
+        ys = [np.empty((length, *a.shape), a.dtype) for a in body.out_avals[n_carry:]]
+        for i in range(length - 1, -1, -1) if reverse else range(length):
+            outs = body.run([*consts, *carry, *[x[i] for x in xs]])
+            carry = outs[:n_carry]
+            for y, value in zip(ys, outs[n_carry:]):
+                y[i] = value
+        return _result([*carry, *ys])
+
+
+class While(ControlOp):
+    """`while_loop`: inputs (*cond_consts, *body_consts, *carry); outputs the final carry.
+    Payload: (cond, body, n_cond_consts, n_body_consts)."""
+
+    __slots__ = ()
+    name = "while"
+    fields = ("", "", "cond_consts", "body_consts")
+
+    def __init__(
+        self, cond: ClosedProgram, body: ClosedProgram, n_cond_consts: int, n_body_consts: int
+    ) -> None:
+        payload = (cond, body, n_cond_consts, n_body_consts)
+        super().__init__(payload, len(body.inputs) + n_cond_consts, len(body.out_avals))
+
+    def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
+        cond, body, n_cond, n_body = self.payload
+        carry = list(avals[n_cond + n_body :])
+        _check_inputs("while_loop cond", [*avals[:n_cond], *carry], cond.in_avals)
+        _check_inputs("while_loop body", avals[n_cond:], body.in_avals)
+        return body.out_avals
+
+    @staticmethod
+    def _kernel(op: While, *arrays: np.ndarray) -> Any:
+        cond, body, n_cond, n_body = op.payload
+        cond_consts = list(arrays[:n_cond])
+        body_consts = list(arrays[n_cond : n_cond + n_body])
+        carry = list(arrays[n_cond + n_body :])
+        while bool(cond.run([*cond_consts, *carry])[0]):
+            carry = body.run([*body_consts, *carry])
+        return _result(carry)
+
+
+# The numpy kernels (tf8.ops.extension.kernels collects them with the other families').
+KERNELS: dict[type, Callable[..., Any]] = {
+    Cond: Cond._kernel,
+    Scan: Scan._kernel,
+    While: While._kernel,
+}
