@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import itertools
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -34,6 +35,7 @@ from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, as_dim
 
 _uids = itertools.count(1)
+_key_lock = threading.Lock()
 
 
 OpMeta = tuple  # (output avals, shape guards): what `apply` records on an OperationKey
@@ -58,6 +60,26 @@ _differentiated: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
 )
 _symbolic: contextvars.ContextVar[bool] = contextvars.ContextVar("tf8_symbolic", default=False)
 _values: contextvars.ContextVar[dict | None] = contextvars.ContextVar("tf8_values", default=None)
+
+
+def remember_value(table: dict, key: ValueKey, value: np.ndarray) -> None:
+    """Keep `value` for `key` in a transform's value table. One key computed twice with
+    different results (named leaves bound to different arrays share a key) is forgotten:
+    readers then evaluate it from the bindings of the graph they hold."""
+    old = table.get(key)
+    if old is None:
+        table[key] = value
+    elif old is not value and (old is _AMBIGUOUS or not np.array_equal(old, value, True)):
+        table[key] = _AMBIGUOUS
+
+
+def known_value(table: Mapping, key: ValueKey) -> np.ndarray | None:
+    """The value a table holds for `key`, or None (unknown, or ambiguous)."""
+    value = table.get(key)
+    return None if value is _AMBIGUOUS else value
+
+
+_AMBIGUOUS = object()  # a value-table entry computed twice with different results
 
 
 def set_evaluator(fn: Evaluator) -> None:
@@ -183,8 +205,12 @@ class TracedTensor:
         """The value's structural identity (a concrete value without one becomes a leaf)."""
         key = self._key
         if key is None:
-            key = self._key = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
-            self._bindings_ = {key: self._value}
+            with _key_lock:  # two threads reading one value's key get one leaf
+                key = self._key
+                if key is None:
+                    key = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
+                    self._bindings_ = {key: self._value}
+                    self._key = key
         return key
 
     @property
@@ -243,7 +269,9 @@ class TracedTensor:
             value = value.view()
             value.flags.writeable = False
         self._value = value
-        if not in_transform() and not (self._key is not None and self._key.is_input):
+        if in_transform() or _symbolic.get():  # a recorded graph keeps its structure
+            return
+        if not (self._key is not None and self._key.is_input):
             self._key = None  # a leaf from now on, made when a graph needs its key
             self._bindings_ = None
 
@@ -319,11 +347,14 @@ class TracedTensor:
     def __repr__(self) -> str:
         if self._unbound:
             return f"TracedTensor<{self.aval}, traced>"
+        argument = differentiated_argument(self)
+        if argument is not None and dt.is_inexact(self.dtype):
+            return f"TracedTensor<{self.aval}, differentiated: depends on {argument}>"
         body = np.array2string(np.asarray(self), separator=", ", prefix="TracedTensor(")
         return f"TracedTensor({body}, dtype={self.dtype})"
 
     def __str__(self) -> str:
-        if self._unbound:
+        if self._unbound or (differentiated_argument(self) and dt.is_inexact(self.dtype)):
             return repr(self)
         return str(np.asarray(self))
 
@@ -349,8 +380,9 @@ def tensor(array: Any, name: str | None = None) -> TracedTensor:
     if isinstance(array, TracedTensor):
         return array
     value = concrete_array(array)
-    if value is array and value.flags.writeable:
-        value = value.copy()  # JAX copies too: later writes to `array` must not leak in
+    if value is array or not value.flags.owndata:
+        # JAX copies too: later writes to `array` (or to a buffer it views) must not leak in
+        value = value.copy()
     if value.flags.writeable:
         value.flags.writeable = False
     return _leaf(value, Aval(value.shape, value.dtype), name, "tensor")

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tf8 import traced
-from tf8.graph import ValueKey
+from tf8.graph import PRIMARY, ValueKey, materialize_merge
 from tf8.lax.builders import zeros
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import LeafKey
@@ -55,6 +55,14 @@ class Arguments:
     def __init__(self, originals: Sequence[Any]) -> None:
         self.originals = [as_traced(v) for v in originals]
         self.leaves = [fresh_leaf(o, "argument", bind=True) for o in self.originals]
+
+    def keep_values_for(self, results: Sequence[TracedTensor | None]) -> None:
+        """Keep only the computed values the linear graphs behind `results` read — their
+        residuals, what a returned closure (vjp's, linearize's) needs later — so every other
+        intermediate of the forward pass can be freed."""
+        flat = materialize_merge(None, [r.key for r in results if r is not None])
+        read = {k for op in flat.operations if op.role is not PRIMARY for k in op.inputs}
+        self.values = {k: v for k, v in self.values.items() if k in read}
 
     def mapping(self) -> dict[ValueKey, TracedTensor]:
         return {leaf.key: orig for leaf, orig in zip(self.leaves, self.originals)}

@@ -26,6 +26,7 @@ class StopGradient(ExtensionOp):
 
     family = "tf8.ad.v1"
     name = "stop_gradient"
+    stops_derivative = True  # float() of its result is fine under grad, as in JAX
 
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         return (avals[0],)

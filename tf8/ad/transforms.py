@@ -199,6 +199,7 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
     tangents_out = zeros_for(outs, jvp_graph(outs, arguments.leaves, tangents, arguments.values))
+    arguments.keep_values_for(tangents_out)  # the closure keeps residuals, not every value
     primal_out = tree.tree_unflatten(out_def, arguments.finish(outs))
 
     def f_jvp(*tangent_args: Any) -> Any:
@@ -222,6 +223,7 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
     tangents_out = jvp_graph(outs, arguments.leaves, tangents, arguments.values)
+    arguments.keep_values_for(tangents_out)  # the closure keeps residuals, not every value
     out_values = arguments.finish(outs)
     primal_out = tree.tree_unflatten(out_def, out_values)
     # Concrete outputs know their run-time shapes (sizes a symbolic aval leaves open).

@@ -20,7 +20,7 @@ from tf8.errors import DifferentiationError
 from tf8.graph import OperationKey, ValueKey, materialize_merge
 from tf8.lax.core import merge_bindings, record
 from tf8.ops.definition import definition, infer
-from tf8.traced import TracedTensor, _values
+from tf8.traced import TracedTensor, _values, known_value, remember_value
 
 Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 
@@ -58,7 +58,7 @@ class GraphWalk:
             for out_key, aval in zip(op_key.outputs, meta[0]):
                 t = tensors[out_key] = TracedTensor(out_key, aval, bindings, unbound)
                 if not unbound:
-                    t._value = values.get(out_key)
+                    t._value = known_value(values, out_key)
         self.tensors = tensors
 
     def __getitem__(self, key: ValueKey) -> TracedTensor:
@@ -179,9 +179,9 @@ def substitute(
             if is_unbound:
                 unbound.add(out)
             elif carry:
-                value = table.get(old)  # type: ignore[union-attr]
+                value = known_value(table, old)  # type: ignore[arg-type]
                 if value is not None:
-                    table[out] = value  # type: ignore[index]
+                    remember_value(table, out, value)  # type: ignore[arg-type]
     out = []
     for t in results:
         key = new.get(t.key)

@@ -19,7 +19,7 @@ import numpy as np
 
 from tf8.errors import GraphError
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
-from tf8.ops.definition import definition, infer
+from tf8.ops.definition import PLANS, definition, infer, remember_plan
 from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
 from tf8.ops.leaves import Bindings, merge_binding_dicts
 from tf8.ops.primitive import Aval, make_primitive
@@ -32,14 +32,11 @@ from tf8.traced import (
     _symbolic,
     _transform_depth,
     _values,
+    remember_value,
 )
 
 __all__ = ["apply", "apply1", "concrete", "eager_now", "merge_bindings", "record"]
 
-# (op, *input avals) -> (kernel, output avals) for ops that run op by op (inference proved
-# everything: no guard, no symbolic size), or False for ops that cannot.
-_PLANS: dict[tuple, tuple | bool] = {}
-_PLANS_LIMIT = 1 << 16
 # The Linearized role of each active mask, made once (roles are immutable values).
 _ROLES: dict[tuple[bool, ...], Linearized] = {}
 
@@ -70,7 +67,7 @@ def record(
     if role is not PRIMARY:
         linear.update(op_key.outputs)  # type: ignore[union-attr]
     diff = _differentiated.get()
-    if diff:
+    if diff and not definition(op).stops_derivative:
         for k in keys:
             argument = diff.get(k)
             if argument is not None:
@@ -94,7 +91,7 @@ def apply(
             break
     if concrete and not _transform_depth.get() and not _symbolic.get():
         try:
-            plan = _PLANS.get((op, *[t.aval for t in inputs]))
+            plan = PLANS.get((op, *[t.aval for t in inputs]))
         except TypeError:  # an unhashable parameter somewhere
             plan = False
         if plan is None:
@@ -129,9 +126,8 @@ def _plan(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
     avals = infer(op, [t.aval for t in inputs], guards)  # raises the op's own errors
     kernel = definition(op).kernel
     runnable = not (guards or kernel is None or has_symbolic(avals) or has_symbolic(op.params))
-    if len(_PLANS) >= _PLANS_LIMIT:
-        _PLANS.clear()
-    plan = _PLANS[(op, *[t.aval for t in inputs])] = (kernel, avals) if runnable else False
+    plan = (kernel, avals) if runnable else False
+    remember_plan((op, *[t.aval for t in inputs]), plan, op)
     return plan
 
 
@@ -185,7 +181,7 @@ def _record(
     op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None, compute: bool
 ) -> list[TracedTensor]:
     try:  # an op that ran op by op on these avals proved its avals without guards
-        plan = _PLANS.get((op, *[t.aval for t in inputs]))
+        plan = PLANS.get((op, *[t.aval for t in inputs]))
     except TypeError:  # an unhashable parameter somewhere
         plan = False
     if meta is None and plan:
@@ -216,7 +212,7 @@ def _record(
             for out, value in zip(outputs, results):
                 out._value = value
                 if table is not None:
-                    table[out._key] = value
+                    remember_value(table, out._key, value)
     if inputs and inputs[0]._weak:
         _propagate_weak(inputs, outputs)
     return outputs
@@ -229,9 +225,7 @@ def _inferred_meta(op: Any, inputs: Sequence[TracedTensor]) -> OpMeta:
     avals = infer(op, [t.aval for t in inputs], guards)
     kernel = definition(op).kernel
     if not (guards or kernel is None or has_symbolic(avals) or has_symbolic(op.params)):
-        if len(_PLANS) >= _PLANS_LIMIT:
-            _PLANS.clear()
-        _PLANS[(op, *[t.aval for t in inputs])] = (kernel, avals)
+        remember_plan((op, *[t.aval for t in inputs]), (kernel, avals), op)
     return (avals, tuple(guards))
 
 

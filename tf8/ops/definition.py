@@ -20,7 +20,7 @@ from tf8.ops import infer as _infer
 from tf8.ops.catalog import CATALOG, Category, Row
 from tf8.ops.extension.kernels import FAMILY_KERNELS
 from tf8.ops.kernels import KERNELS, Kernel
-from tf8.ops.primitive import Aval, Primitive, forget_primitive
+from tf8.ops.primitive import Aval, ConstantValue, Primitive, forget_primitive
 
 ShapeRule = Callable[[Any, Sequence[Aval], list], tuple[Aval, ...]]
 
@@ -34,6 +34,7 @@ class OpDefinition:
     category: Category | None  # the catalog row's category (None for extension families)
     linear: bool
     host_only: bool
+    stops_derivative: bool  # its result carries no derivative (stop_gradient)
     infer: ShapeRule  # (op, avals, guards) -> output avals; validates arity, dtypes, shapes
     kernel: Kernel | None  # kernel(op, *arrays) on the numpy engine
     prune: Callable[[Any, tuple[bool, ...]], Any] | None  # (op, live) -> cheaper op or None
@@ -41,6 +42,22 @@ class OpDefinition:
 
 _PRIMITIVES: dict[str, OpDefinition] = {}
 _FAMILIES: dict[type, OpDefinition] = {}
+
+# (op, *input avals) -> (kernel, output avals) for ops that can run op by op (inference proved
+# everything: no guard, no symbolic size), or False for ops that cannot. Eager dispatch and
+# recording read it (tf8.lax.core); registering or removing a primitive clears it.
+PLANS: dict[tuple, tuple | bool] = {}
+PLANS_LIMIT = 1 << 16
+
+
+def remember_plan(key: tuple, plan: tuple | bool, op: Any) -> None:
+    """Cache `plan` under `key`, unless the op carries a literal array (a constant: caching
+    it would keep the array alive) or the cache is full (then it starts afresh)."""
+    if any(isinstance(v, ConstantValue) for _, v in getattr(op, "params", ())):
+        return
+    if len(PLANS) >= PLANS_LIMIT:
+        PLANS.clear()
+    PLANS[key] = plan
 
 
 def definition(op: Any) -> OpDefinition:
@@ -65,6 +82,7 @@ def _primitive_definition(row: Row) -> OpDefinition:
         category=row.category,
         linear=row.linear,
         host_only=row.host_only,
+        stops_derivative=False,
         infer=_infer.infer_primitive,
         kernel=KERNELS.get(row.name),
         prune=None,
@@ -95,6 +113,7 @@ def _family_definition(cls: type) -> OpDefinition:
         category=None,
         linear=bool(getattr(cls, "linear", False)),
         host_only=bool(getattr(cls, "host_only", False)),
+        stops_derivative=bool(getattr(cls, "stops_derivative", False)),
         infer=infer_family,
         kernel=kernel,
         prune=None if prune is None else (lambda op, live: op.prune_outputs(live)),
@@ -112,6 +131,7 @@ def register_primitive(row: Row, *, shape_rule: Callable[..., Any], kernel: Kern
     _infer.SHAPE_RULES[row.name] = shape_rule
     KERNELS[row.name] = kernel
     _PRIMITIVES.pop(row.name, None)
+    PLANS.clear()
 
 
 def unregister_primitive(name: str) -> None:
@@ -121,3 +141,4 @@ def unregister_primitive(name: str) -> None:
     KERNELS.pop(name, None)
     _PRIMITIVES.pop(name, None)
     forget_primitive(name)
+    PLANS.clear()

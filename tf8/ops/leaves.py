@@ -75,7 +75,9 @@ def merge_binding_dicts(dicts: Sequence[Bindings]) -> Bindings:
             continue
         if type(b) is _Merged and (type(merged) is not _Merged or len(b) > len(merged)):
             merged, b = b, merged  # grow the larger derived dict
-        elif type(merged) is not _Merged:
+        if type(merged) is not _Merged or any(_named(k) and k not in merged for k in b):
+            # A named leaf's key may be bound to other arrays elsewhere: adding it to a dict
+            # other values share could make them conflict, so this merge gets its own copy.
             merged = _Merged(merged)
         for key, array in b.items():
             old = merged.get(key)
@@ -85,6 +87,10 @@ def merge_binding_dicts(dicts: Sequence[Bindings]) -> Bindings:
                 merged = _Merged(merged)  # the conflict is this merge's own
                 merged[key] = Conflict(_arrays_of(old) + _arrays_of(array))
     return _EMPTY if merged is None else merged
+
+
+def _named(key: Any) -> bool:
+    return getattr(key.input_key, "name", None) is not None
 
 
 def _arrays_of(value: Any) -> tuple[np.ndarray, ...]:

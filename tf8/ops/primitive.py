@@ -212,7 +212,8 @@ def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primi
         return Primitive(name, input_count, **params)
     if op is None:
         op = Primitive(name, input_count, **params)
-        if not any(callable(v) for v in PARAM_DEFAULTS.get(name, {}).values()):
+        literal = any(isinstance(v, ConstantValue) for _, v in op.params)  # keep no array alive
+        if not literal and not any(callable(v) for v in PARAM_DEFAULTS.get(name, {}).values()):
             if len(_MADE) >= _MADE_LIMIT:
                 _MADE.clear()
             _MADE[key] = op
