@@ -98,8 +98,14 @@ def transform_scope(
     `symbolic` transform (jit's trace) ops are only recorded, never computed."""
     depth = _transform_depth.set(_transform_depth.get() + 1)
     outer = _differentiated.get()
-    if differentiated:
-        diff = _differentiated.set({**outer, **differentiated} if outer else dict(differentiated))
+    if differentiated and outer is not None:
+        # Nested: the inner arguments join the enclosing map for good, so the inner
+        # transform's later work (its jvp, its transpose) is still recorded, not computed as
+        # constants, where the outer transform differentiates through it.
+        outer.update(differentiated)
+        diff = _differentiated.set(outer)
+    elif differentiated:
+        diff = _differentiated.set(dict(differentiated))
     else:
         diff = _differentiated.set(outer)
     sym = _symbolic.set(True) if symbolic else None

@@ -89,7 +89,7 @@ def apply(
         if v is None:
             concrete = False
             break
-    if concrete and not _transform_depth.get() and not _symbolic.get():
+    if concrete and not _symbolic.get() and (not _transform_depth.get() or _constant(inputs)):
         try:
             plan = PLANS.get((op, *[t.aval for t in inputs]))
         except TypeError:  # an unhashable parameter somewhere
@@ -99,6 +99,21 @@ def apply(
         if plan:
             return _compute(op, inputs, values, plan)
     return _record(op, inputs, meta, concrete and not _symbolic.get())
+
+
+def _constant(inputs: Sequence[TracedTensor]) -> bool:
+    """Inside a transform: True when no input depends on what the transforms act on (an
+    argument being differentiated, a tangent or cotangent): the op is a constant to them, so
+    it is computed and not recorded."""
+    diff = _differentiated.get()
+    linear = _linear.get()
+    for t in inputs:
+        key = t._key
+        if key is None:
+            continue  # a value computed op by op: a constant leaf
+        if (diff and key in diff) or (linear and key in linear):
+            return False
+    return True
 
 
 def eager_now() -> bool:
