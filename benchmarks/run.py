@@ -31,6 +31,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_eager",
     "benchmarks.workloads_firstcall",
     "benchmarks.workloads_vmap",
+    "benchmarks.workloads_control",
 )
 
 

@@ -8,6 +8,8 @@ tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compi
 from tf8 import errors, fft, lax, linalg, scipy, tree
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.ad import (
+    checkpoint,
+    checkpoint_policies,
     custom_jvp,
     custom_vjp,
     grad,
@@ -18,6 +20,7 @@ from tf8.ad import (
     jvp,
     linear_transpose,
     linearize,
+    remat,
     stop_gradient,
     value_and_grad,
     vjp,
@@ -41,6 +44,8 @@ __all__ = [
     "SemanticFingerprint",
     "TracedTensor",
     "check_grads",
+    "checkpoint",
+    "checkpoint_policies",
     "custom_jvp",
     "custom_vjp",
     "errors",
@@ -57,6 +62,7 @@ __all__ = [
     "jvp",
     "linear_transpose",
     "linearize",
+    "remat",
     "stop_gradient",
     "value_and_grad",
     "vjp",

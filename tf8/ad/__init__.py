@@ -26,7 +26,17 @@ __all__ = [
     "vmap",
 ]
 
+from .checkpoint import checkpoint, checkpoint_policies, remat
 from .custom import custom_jvp, custom_vjp, stop_gradient
 from .linearize import register_rules, unregister_rules
 
-__all__ += ["custom_jvp", "custom_vjp", "register_rules", "stop_gradient", "unregister_rules"]
+__all__ += [
+    "checkpoint",
+    "checkpoint_policies",
+    "remat",
+    "custom_jvp",
+    "custom_vjp",
+    "register_rules",
+    "stop_gradient",
+    "unregister_rules",
+]

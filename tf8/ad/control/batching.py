@@ -17,7 +17,7 @@ import numpy as np
 from tf8.lax.builders import broadcast, compare, convert, select
 from tf8.lax.control import program_tensors, trace_flat, trace_many
 from tf8.lax.core import apply, apply1
-from tf8.ops.extension.control import ClosedProgram, Cond, Scan, While
+from tf8.ops.extension.control import Checkpoint, ClosedProgram, Cond, Scan, While
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
@@ -164,4 +164,26 @@ def while_batch(op: While, args, dims):
     return results, [0 if b else None for b in bk]
 
 
-BATCHING_RULES = {Scan: scan_batch, Cond: cond_batch, While: while_batch}
+def checkpoint_batch(op: Checkpoint, args, dims):
+    body, hidden, prevent_cse = op.payload
+    size = batch_size(args, dims)
+    ins = [_to_front(x, d) for x, d in zip(args, dims)]
+    batched = [d is not None for d in dims]
+    found: list[bool] = []
+
+    def fun(xs: list) -> list:
+        res = _batched(body, xs, batched)
+        found[:] = [d is not None for _, d in res]
+        return [_front(e, size, b) for e, b in zip(res, found)]
+
+    program, captures = trace_flat(fun, [t.aval for t in ins])
+    results = apply(Checkpoint(program, hidden, prevent_cse), [*captures, *ins])
+    return results, [0 if b else None for b in found]
+
+
+BATCHING_RULES = {
+    Scan: scan_batch,
+    Cond: cond_batch,
+    While: while_batch,
+    Checkpoint: checkpoint_batch,
+}

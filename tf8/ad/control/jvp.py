@@ -3,7 +3,9 @@
 The jvp of a loop is one loop of the jvp'd body over (primals, tangents): constants, carry and
 xs gain tangent companions where they have a nonzero tangent. A carry whose tangent starts at
 zero but becomes nonzero in the body is found by iterating to a fixpoint, as JAX does. A cond
-becomes a cond of the jvp'd branches (an output's tangent is nonzero if any branch's is).
+becomes a cond of the jvp'd branches (an output's tangent is nonzero if any branch's is). A
+checkpoint's tangents come from a checkpoint of the jvp'd body over (inputs, saved outputs,
+tangents), so reverse mode keeps no intermediate of the body: its transpose recomputes them.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from tf8.lax.builders import Tangent, materialize
-from tf8.lax.control import call, trace_flat, trace_many
+from tf8.lax.control import call, inline, trace_flat, trace_many
 from tf8.lax.core import apply
 from tf8.ops import dtypes as dt
-from tf8.ops.extension.control import Cond, Scan, While
+from tf8.ops.extension.control import Checkpoint, Cond, Scan, While
 from tf8.ops.primitive import Aval
-from tf8.traced import TracedTensor
+from tf8.traced import TracedTensor, linear_scope
+
+from ..walk import GraphWalk
 
 
 def _mask(primals: Sequence[TracedTensor], tangents: Sequence[Tangent]) -> list[bool]:
@@ -152,4 +156,36 @@ def while_jvp(op: While, primals, outputs, tangents) -> list[Tangent]:
     return _with_tangents([], mk, results[nk:])
 
 
-JVP_RULES = {Scan: scan_jvp, Cond: cond_jvp, While: while_jvp}
+def checkpoint_jvp(op: Checkpoint, primals, outputs, tangents) -> list[Tangent]:
+    body, hidden, prevent_cse = op.payload
+    n, saved = len(primals), list(outputs[len(outputs) - hidden :])
+    m = _mask(primals, tangents)
+    found: list[bool] = []
+
+    def fun(args: list) -> list:
+        ins, kept, dots = args[:n], args[n : n + hidden], args[n + hidden :]
+        outs = call(body, ins)
+        touts = _jvp(outs, ins, _with_tangents(ins, m, dots))
+        found[:] = [t is not None for t in touts]
+        present = [t for t in touts if t is not None]
+        if not hidden or not present:
+            return present
+        # Read the saved intermediates instead of recomputing them (the tangent ops still
+        # came from the whole body, so derivatives through them stay right).
+        walk = GraphWalk(present)
+        env = {k: walk[k] for k in walk.inputs}
+        env.update((o.key, s) for o, s in zip(outs[len(outs) - hidden :], kept))
+        with linear_scope(t.key for t in dots):
+            return inline(body, env, [t.key for t in present])
+
+    avals = [p.aval for p in primals] + [s.aval for s in saved]
+    avals += [p.aval for p, keep in zip(primals, m) if keep]
+    program, captures = trace_flat(fun, avals)
+    if not any(found):
+        return [None] * len(outputs)
+    dots = [t for t, keep in zip(tangents, m) if keep]
+    results = apply(Checkpoint(program, 0, prevent_cse), [*captures, *primals, *saved, *dots])
+    return _with_tangents([], found, results)
+
+
+JVP_RULES = {Scan: scan_jvp, Cond: cond_jvp, While: while_jvp, Checkpoint: checkpoint_jvp}

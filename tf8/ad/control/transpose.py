@@ -5,7 +5,9 @@ evaluation does: its non-linear part runs forward as a *residual scan* that stac
 iteration, the primal values the linear part reads; the transpose is then a scan in the other
 direction of the transposed linear body over those stacked residuals, carrying the
 cotangents of the carry and accumulating those of the constants. A cond transposes branch by
-branch (each transposed branch recomputes the primal values it needs). A while_loop has no
+branch (each transposed branch recomputes the primal values it needs). A checkpoint
+transposes into a checkpoint that recomputes the primal part of its body inside its kernel,
+so no intermediate of it outlives the kernel. A while_loop has no
 transpose: its trip count is unknown, so nothing could be stacked (JAX refuses too).
 """
 
@@ -18,7 +20,7 @@ from tf8.graph import ValueKey
 from tf8.lax.builders import Tangent, add_any, materialize, zeros
 from tf8.lax.control import call, inline, program_tensors, trace_flat, trace_many
 from tf8.lax.core import apply
-from tf8.ops.extension.control import ClosedProgram, Cond, Scan, While
+from tf8.ops.extension.control import Checkpoint, ClosedProgram, Cond, Scan, While
 from tf8.traced import TracedTensor
 
 from ..arguments import fresh_leaf
@@ -180,4 +182,39 @@ def while_transpose(op: While, operands, linear, ct) -> list[Tangent]:
     )
 
 
-TRANSPOSE_RULES = {Scan: scan_transpose, Cond: cond_transpose, While: while_transpose}
+def checkpoint_transpose(op: Checkpoint, operands, linear, ct) -> list[Tangent]:
+    body, _, prevent_cse = op.payload
+    cts = _cts(ct)
+    present = [j for j, c in enumerate(cts) if c is not None]
+    nl = [i for i, is_linear in enumerate(linear) if not is_linear]
+    lin = [i for i, is_linear in enumerate(linear) if is_linear]
+
+    def fun(args: list) -> list:
+        full: list = [None] * len(operands)
+        for i, a in zip(nl, args):
+            full[i] = a
+        leaves = [fresh_leaf(operands[i], "tangent", bind=False) for i in lin]
+        for i, leaf in zip(lin, leaves):
+            full[i] = leaf
+        outs = call(body, full)  # the primal part is recomputed here, in the backward pass
+        got = _transpose([outs[j] for j in present], leaves, list(args[len(nl) :]))
+        return [materialize(g, operands[i].aval) for g, i in zip(got, lin)]
+
+    avals = [operands[i].aval for i in nl] + [cts[j].aval for j in present]  # type: ignore[union-attr]
+    program, captures = trace_flat(fun, avals)
+    results = apply(
+        Checkpoint(program, 0, prevent_cse),
+        [*captures, *[operands[i] for i in nl], *[cts[j] for j in present]],
+    )
+    out: list[Tangent] = [None] * len(operands)
+    for i, r in zip(lin, results):
+        out[i] = r
+    return out
+
+
+TRANSPOSE_RULES = {
+    Scan: scan_transpose,
+    Cond: cond_transpose,
+    While: while_transpose,
+    Checkpoint: checkpoint_transpose,
+}

@@ -6,10 +6,11 @@ over them. It is interned on (inputs, outputs) — two traces of the same body a
 and its 128-bit fingerprint takes part in the control op's identity, so CSE, the compiler's
 fingerprint and the prepare cache see through it.
 
-`Cond`, `Scan` and `While` are extension ops whose payload holds closed programs; their size
-in the outer graph does not depend on the trip count. Their kernels run a sub-program through
-a *program runner* the API layer installs (`set_program_runner`), so this layer never imports
-the compiler or runtime; the runner compiles and prepares each sub-program once.
+`Cond`, `Scan`, `While` and `Checkpoint` (remat) are extension ops whose payload holds closed
+programs; their size in the outer graph does not depend on the trip count. Their kernels run a
+sub-program through a *program runner* the API layer installs (`set_program_runner`), so this
+layer never imports the compiler or runtime; the runner compiles and prepares each sub-program
+once.
 """
 
 from __future__ import annotations
@@ -250,9 +251,45 @@ class While(ControlOp):
         return _result(carry)
 
 
+class Checkpoint(ControlOp):
+    """`checkpoint`/`remat`: runs its body on its inputs; reverse mode runs the body again in
+    the backward pass instead of keeping its intermediates. The last `hidden` outputs are
+    intermediates a policy lets it save (residuals); unread, they are pruned.
+    Payload: (body, hidden, prevent_cse)."""
+
+    __slots__ = ()
+    name = "checkpoint"
+    fields = ("", "hidden", "")
+
+    def __init__(self, body: ClosedProgram, hidden: int = 0, prevent_cse: bool = True) -> None:
+        super().__init__(
+            (body, int(hidden), bool(prevent_cse)), len(body.inputs), len(body.outputs)
+        )
+
+    def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
+        _check_inputs("checkpoint", avals, self.payload[0].in_avals)
+        return self.payload[0].out_avals
+
+    def prune_outputs(self, live: tuple[bool, ...]) -> Checkpoint | None:
+        body, hidden, prevent_cse = self.payload
+        if not any(live):
+            return None
+        keep = [i for i, alive in enumerate(live) if alive]
+        pruned = ClosedProgram.get(
+            body.inputs, [body.outputs[i] for i in keep], [body.out_avals[i] for i in keep]
+        )
+        first_hidden = len(live) - hidden
+        return Checkpoint(pruned, sum(1 for i in keep if i >= first_hidden), prevent_cse)
+
+    @staticmethod
+    def _kernel(op: Checkpoint, *arrays: np.ndarray) -> Any:
+        return _result(op.payload[0].run(arrays))
+
+
 # The numpy kernels (tf8.ops.extension.kernels collects them with the other families').
 KERNELS: dict[type, Callable[..., Any]] = {
     Cond: Cond._kernel,
     Scan: Scan._kernel,
     While: While._kernel,
+    Checkpoint: Checkpoint._kernel,
 }
