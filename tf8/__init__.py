@@ -5,7 +5,7 @@ tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compi
 (`GraphCompiler`) and runs it (`Runtime`) on numpy.
 """
 
-from tf8 import errors, fft, lax, linalg, scipy, tree
+from tf8 import errors, experimental, fft, lax, linalg, scipy, tree
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.ad import (
     custom_jvp,
@@ -44,6 +44,7 @@ __all__ = [
     "custom_jvp",
     "custom_vjp",
     "errors",
+    "experimental",
     "fft",
     "lax",
     "linalg",
