@@ -119,8 +119,11 @@ def test_gradient_reaches_closed_over_values():
     np.testing.assert_allclose(tf8.grad(final)(0.5), -2.0 * np.exp(-1.0), rtol=1e-6)
 
 
-def test_exported():
-    assert tf8.experimental.ode.odeint is odeint
+def test_scipy_integrate_is_the_same_function():
+    import tf8.scipy.integrate
+    from tf8.scipy.integrate import odeint as scipy_odeint
+
+    assert tf8.scipy.integrate.odeint is scipy_odeint is tf8.experimental.ode.odeint is odeint
 
 
 def test_bad_inputs_raise():

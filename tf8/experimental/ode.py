@@ -1,5 +1,6 @@
-"""odeint (JAX's `jax.experimental.ode.odeint`): adaptive Dormand–Prince integration whose
-gradient is the adjoint method, a custom_vjp integrating the augmented system backwards in time.
+"""odeint (JAX's `jax.experimental.ode.odeint`; also `tf8.scipy.integrate.odeint`): adaptive
+Dormand–Prince integration whose gradient is the adjoint method, a custom_vjp integrating the
+augmented system backwards in time.
 
 The state pytree is raveled into one vector, `func` is closure-converted (values it closes
 over become arguments, so gradients reach them), and the solver is `tf8.experimental.dopri5`.
