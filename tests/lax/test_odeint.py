@@ -119,6 +119,26 @@ def test_gradient_reaches_closed_over_values():
     np.testing.assert_allclose(tf8.grad(final)(0.5), -2.0 * np.exp(-1.0), rtol=1e-6)
 
 
+def test_step_limits_and_dtypes():
+    ts = np.linspace(0.0, 10.0, 3)
+    exact = np.cos(2.0 * ts[-1])
+    capped = odeint(oscillator, np.array([1.0, 0.0]), ts, 2.0, 0.0, mxstep=3)
+    assert abs(float(capped[-1, 0]) - exact) > 1e-2  # three steps cannot reach t = 5
+    small = odeint(oscillator, np.array([1.0, 0.0]), ts, 2.0, 0.0, hmax=0.01)
+    np.testing.assert_allclose(float(small[-1, 0]), exact, atol=1e-8)
+    single = odeint(oscillator, np.array([1.0, 0.0], np.float32), ts, 2.0, 0.0)
+    assert single.dtype == np.float32
+    np.testing.assert_allclose(float(single[-1, 0]), exact, atol=1e-5)
+
+
+def test_integer_args_and_a_single_time():
+    def final(k):
+        return odeint(lambda y, t, k, n: -k * n * y, 1.0, TS, k, np.int64(2))[-1]
+
+    np.testing.assert_allclose(tf8.grad(final)(0.25), -2.0 * TS[-1] * np.exp(-1.0), rtol=1e-6)
+    assert float(tf8.grad(lambda y0: odeint(decay, y0, TS[:1], 1.0)[-1])(1.0)) == 1.0
+
+
 def test_scipy_integrate_is_the_same_function():
     import tf8.scipy.integrate
     from tf8.scipy.integrate import odeint as scipy_odeint
