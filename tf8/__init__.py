@@ -5,7 +5,9 @@ tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compi
 (`GraphCompiler`) and runs it (`Runtime`) on numpy.
 """
 
-from tf8 import errors, fft, lax, linalg, scipy, tree
+import sys
+
+from tf8 import errors, experimental, fft, lax, linalg, scipy, tree
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.ad import (
     checkpoint,
@@ -33,6 +35,11 @@ from tf8.runtime import NumpyEngine, Prepared, Runtime
 from tf8.testing import check_grads
 from tf8.traced import TracedTensor, placeholder, recording, tensor
 
+# tf8.scipy.integrate (autograd's name for odeint) is tf8.experimental.ode: odeint needs tf8.ad,
+# a layer above tf8/scipy, so the API layer binds it.
+scipy.integrate = experimental.ode  # type: ignore[attr-defined]
+sys.modules["tf8.scipy.integrate"] = experimental.ode
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -49,6 +56,7 @@ __all__ = [
     "custom_jvp",
     "custom_vjp",
     "errors",
+    "experimental",
     "fft",
     "lax",
     "linalg",
