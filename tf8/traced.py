@@ -281,26 +281,19 @@ class TracedTensor:
             self._key = None  # a leaf from now on, made when a graph needs its key
             self._bindings_ = None
 
-    def _refuse_if_differentiated(self, what: str) -> None:
+    def _refuse_if_differentiated(self, what: str, error: type = ConcretizationError) -> None:
         """JAX's rule: converting a value being differentiated to a Python number or numpy
         array would silently drop its derivative (integers and bools carry none)."""
         argument = differentiated_argument(self)
         if argument is not None and dt.is_inexact(self.dtype):
-            raise ConcretizationError(
+            raise error(
                 f"{what} of a traced value ({self.aval}) that is being differentiated (it "
                 f"depends on {argument}) would silently drop its derivative; use tf8.numpy "
                 "functions on it, or tf8.stop_gradient to drop the derivative on purpose"
             )
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        argument = differentiated_argument(self)
-        if argument is not None and dt.is_inexact(self.dtype):
-            raise TracerArrayConversionError(
-                f"converting a traced value ({self.aval}) that is being differentiated (it "
-                f"depends on {argument}) to a numpy array would silently drop its derivative; "
-                "use tf8.numpy functions on it (or tf8.stop_gradient to drop the derivative on "
-                "purpose)"
-            )
+        self._refuse_if_differentiated("converting to a numpy array", TracerArrayConversionError)
         value = self._concrete("Converting to a numpy array")
         return value if dtype is None else value.astype(dtype)
 

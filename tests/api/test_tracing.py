@@ -18,23 +18,7 @@ import pytest
 
 import tf8
 import tf8.numpy as tnp
-from tf8 import traced
 from tf8.errors import ConcretizationError
-
-
-@pytest.fixture
-def count_evaluations(monkeypatch):
-    """Counts calls of the evaluator hook (each is one compile + run)."""
-    calls = []
-    real = traced._evaluator
-
-    def counting(tensors):
-        calls.append(len(tensors))
-        return real(tensors)
-
-    monkeypatch.setattr(traced, "_evaluator", counting)
-    return calls
-
 
 # --- eager feel -----------------------------------------------------------------------------
 
