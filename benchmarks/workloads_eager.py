@@ -17,7 +17,8 @@ they measure the eager path as a user meets it (caches that path keeps itself in
 - rnn_nojit: value and gradient in W (32 × 32) of an RNN written as a Python loop,
   h ← tanh(W @ h + x_t) from h = 0 for T = 200 steps, loss Σ_t sum(h_t) + sum(h_T²): numpy
   forward + hand-written backpropagation through time, tf8.value_and_grad,
-  autograd.value_and_grad, jax.value_and_grad (eager).
+  autograd.value_and_grad, jax.value_and_grad (eager), and "tf8 scan": tf8.value_and_grad of
+  the same loss written with tf8.lax.scan (what a tf8 user writes, no jit).
 - property_nojit: 200 random op chains (benchmarks/property_workload.py) on a (4, 3) float64:
   numpy evaluates them; tf8 runs tf8.check_grads(f, (x,), order=2, modes=("fwd", "rev"))
   on each and autograd autograd.test_util.check_grads(f, modes=["fwd", "rev"], order=2)(x),
@@ -211,7 +212,28 @@ def rnn_nojit(options: Options) -> Variants:
     w = rng.standard_normal((HIDDEN, HIDDEN)) * (0.5 / np.sqrt(HIDDEN))
     xs = rng.standard_normal((steps, HIDDEN)) * 0.5
     by_hand = lambda: rnn_value_and_grad_numpy(w, xs)  # noqa: E731
-    return transform_variants("value_and_grad", rnn_loss, by_hand, w, xs)
+    variants = transform_variants("value_and_grad", rnn_loss, by_hand, w, xs)
+    variants["tf8 scan"] = lambda: scan_value_and_grad(w, xs)  # what a tf8 user writes now
+    return variants
+
+
+def rnn_loss_scan(w: Any, xs: np.ndarray) -> Any:
+    """rnn_loss written with tf8.lax.scan: the loop is one op, whatever T."""
+    import tf8
+    import tf8.numpy as tnp
+
+    def step(h: Any, x_t: Any) -> tuple[Any, Any]:
+        h = tnp.tanh(w @ h + x_t)
+        return h, tnp.sum(h)
+
+    h, sums = tf8.lax.scan(step, tnp.zeros(w.shape[0]), xs)
+    return tnp.sum(sums) + tnp.sum(h * h)
+
+
+def scan_value_and_grad(w: np.ndarray, xs: np.ndarray) -> tuple[Any, Any]:
+    import tf8
+
+    return tf8.value_and_grad(rnn_loss_scan)(w, xs)
 
 
 # --- random functions checked to second order --------------------------------------------------
