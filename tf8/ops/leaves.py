@@ -75,11 +75,12 @@ def merge_binding_dicts(dicts: Sequence[Bindings]) -> Bindings:
             continue
         if type(b) is _Merged and (type(merged) is not _Merged or len(b) > len(merged)):
             merged, b = b, merged  # grow the larger derived dict
-        if type(merged) is not _Merged or any(_named(k) and k not in merged for k in b):
+        entries = list(b.items())  # one C-level copy: another thread may grow `b` meanwhile
+        if type(merged) is not _Merged or any(_named(k) and k not in merged for k, _ in entries):
             # A named leaf's key may be bound to other arrays elsewhere: adding it to a dict
             # other values share could make them conflict, so this merge gets its own copy.
             merged = _Merged(merged)
-        for key, array in b.items():
+        for key, array in entries:
             old = merged.get(key)
             if old is None:
                 merged[key] = array
