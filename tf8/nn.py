@@ -1,0 +1,272 @@
+"""tf8.nn: JAX's activation functions and normalisers (`jax.nn`), compositions of tf8.numpy.
+
+Every function is stable at large |x| (no overflow at ±1000, in value or derivative), and
+differentiates correctly without stop_gradient: the max shift of `logsumexp` and `softmax`
+cancels exactly in their derivatives, and branches that would overflow are fed a safe input
+("double where") so their unused derivative is never 0 · inf.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import tf8.numpy as tnp
+from tf8.errors import ParameterError
+from tf8.ops import dtypes as dt
+from tf8.traced import TracedTensor
+
+Axis = int | tuple[int, ...] | None
+
+__all__ = [
+    "celu",
+    "elu",
+    "gelu",
+    "glu",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "hard_tanh",
+    "leaky_relu",
+    "log_sigmoid",
+    "log_softmax",
+    "logsumexp",
+    "one_hot",
+    "relu",
+    "relu6",
+    "selu",
+    "sigmoid",
+    "silu",
+    "soft_sign",
+    "softmax",
+    "softplus",
+    "standardize",
+    "swish",
+]
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def relu(x: Any) -> TracedTensor:
+    """max(x, 0); its derivative at 0 is 0, as JAX's."""
+    x = tnp.asarray(x)
+    return tnp.where(x > 0, x, 0)
+
+
+def relu6(x: Any) -> TracedTensor:
+    """min(max(x, 0), 6); derivative 0 at both kinks, as JAX's."""
+    x = tnp.asarray(x)
+    return tnp.where(x <= 0, 0, tnp.where(x >= 6, 6, x))
+
+
+def sigmoid(x: Any) -> TracedTensor:
+    """1 / (1 + exp(-x))."""
+    return tnp.logistic(x)
+
+
+def softplus(x: Any) -> TracedTensor:
+    """log(1 + exp(x)), as x + log1p(exp(-x)) for x > 0 and log1p(exp(x)) otherwise."""
+    x = tnp.asarray(x)
+    positive = x > 0
+    high = tnp.where(positive, x, 0)  # each branch sees only inputs where exp cannot overflow
+    low = tnp.where(positive, 0, x)
+    return tnp.where(positive, high + tnp.log1p(tnp.exp(-high)), tnp.log1p(tnp.exp(low)))
+
+
+def log_sigmoid(x: Any) -> TracedTensor:
+    """log(sigmoid(x)) = -softplus(-x)."""
+    return -softplus(-tnp.asarray(x))
+
+
+def soft_sign(x: Any) -> TracedTensor:
+    """x / (|x| + 1)."""
+    x = tnp.asarray(x)
+    return x / (tnp.abs(x) + 1)
+
+
+def silu(x: Any) -> TracedTensor:
+    """x · sigmoid(x) (also called swish)."""
+    x = tnp.asarray(x)
+    return x * sigmoid(x)
+
+
+swish = silu
+
+
+def hard_sigmoid(x: Any) -> TracedTensor:
+    """relu6(x + 3) / 6."""
+    return relu6(tnp.asarray(x) + 3.0) / 6.0
+
+
+def hard_silu(x: Any) -> TracedTensor:
+    """x · hard_sigmoid(x) (also called hard_swish)."""
+    x = tnp.asarray(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def gelu(x: Any, approximate: bool = True) -> TracedTensor:
+    """x · Φ(x), Φ the normal CDF; `approximate` uses the tanh form of Hendrycks and Gimpel."""
+    x = tnp.asarray(x)
+    if approximate:
+        inner = math.sqrt(2 / math.pi) * (x + 0.044715 * (x * x * x))
+        return 0.5 * x * (1 + tnp.tanh(inner))
+    return 0.5 * x * (1 + tnp.erf(x / math.sqrt(2)))
+
+
+def elu(x: Any, alpha: Any = 1.0) -> TracedTensor:
+    """x for x > 0, alpha · (exp(x) - 1) otherwise."""
+    x = tnp.asarray(x)
+    positive = x > 0
+    return tnp.where(positive, x, alpha * tnp.expm1(tnp.where(positive, 0, x)))
+
+
+def celu(x: Any, alpha: Any = 1.0) -> TracedTensor:
+    """x for x > 0, alpha · (exp(x / alpha) - 1) otherwise."""
+    x = tnp.asarray(x)
+    positive = x > 0
+    return tnp.where(positive, x, alpha * tnp.expm1(tnp.where(positive, 0, x) / alpha))
+
+
+def selu(x: Any) -> TracedTensor:
+    """scale · elu(x, alpha) with the self-normalising constants of Klambauer et al."""
+    return _SELU_SCALE * elu(x, _SELU_ALPHA)
+
+
+def leaky_relu(x: Any, negative_slope: Any = 1e-2) -> TracedTensor:
+    """x for x >= 0, negative_slope · x otherwise."""
+    x = tnp.asarray(x)
+    return tnp.where(x >= 0, x, negative_slope * x)
+
+
+def hard_tanh(x: Any) -> TracedTensor:
+    """x clipped to [-1, 1]."""
+    x = tnp.asarray(x)
+    return tnp.where(x > 1, 1, tnp.where(x < -1, -1, x))
+
+
+def glu(x: Any, axis: int = -1) -> TracedTensor:
+    """Gated linear unit: the first half of `axis` times the sigmoid of the second half."""
+    x = tnp.asarray(x)
+    size = x.shape[axis]
+    if size % 2:
+        raise ParameterError(f"glu: axis {axis} has odd size {size}; it must split in halves")
+    first, second = tnp.split(x, 2, axis=axis)
+    return first * sigmoid(second)
+
+
+# --- reductions ---------------------------------------------------------------------------
+
+
+def _masked(x: TracedTensor, where: Any, fill: float) -> TracedTensor:
+    return x if where is None else tnp.where(where, x, fill)
+
+
+def _shift(x: TracedTensor, axis: Axis, where: Any) -> TracedTensor:
+    """The max over axis (keepdims), 0 where it is not finite (all -inf, or an empty mask).
+
+    No stop_gradient is needed: each caller's value is invariant to the shift, so the shift's
+    derivative contributions cancel exactly."""
+    peak = tnp.max(_masked(x, where, -math.inf), axis=axis, keepdims=True)
+    return tnp.where(tnp.isfinite(peak), peak, 0)
+
+
+def _drop_axes(x: TracedTensor, axis: Axis, keepdims: bool) -> TracedTensor:
+    return x if keepdims else tnp.squeeze(x, axis=axis)
+
+
+def logsumexp(
+    a: Any,
+    axis: Axis = None,
+    b: Any = None,
+    keepdims: bool = False,
+    return_sign: bool = False,
+    where: Any = None,
+) -> Any:
+    """log(sum(b · exp(a))) over axis, computed with the max subtracted (no overflow).
+
+    With `return_sign`, returns (log|sum|, sign(sum)); otherwise a negative sum gives NaN,
+    as JAX. Entries whose weight b is 0 do not take part, as scipy's."""
+    a = tnp.asarray(a)
+    if not dt.is_inexact(a.dtype):
+        a = tnp.astype(a, tnp.float64)
+    if b is not None:
+        b = tnp.asarray(b)
+        a, b = tnp.broadcast_arrays(a, b)
+        a = tnp.where(b != 0, a, -math.inf)
+    shift = _shift(a, axis, where)
+    terms = tnp.exp(a - shift)
+    if b is not None:
+        terms = terms * b
+    total = tnp.sum(_masked(terms, where, 0), axis=axis, keepdims=True)
+    if b is None:
+        out, sign = tnp.log(total) + shift, None
+    else:
+        sign = tnp.sign(total)
+        out = tnp.log(tnp.abs(total)) + shift
+    if return_sign:
+        sign = tnp.ones_like(out) if sign is None else sign
+        return _drop_axes(out, axis, keepdims), _drop_axes(sign, axis, keepdims)
+    if sign is not None:
+        out = tnp.where(sign < 0, math.nan, out)
+    return _drop_axes(out, axis, keepdims)
+
+
+def softmax(x: Any, axis: Axis = -1, where: Any = None) -> TracedTensor:
+    """exp(x) / sum(exp(x)) over axis, with the max subtracted; 0 outside `where`."""
+    x = tnp.asarray(x)
+    unnormalized = _masked(tnp.exp(x - _shift(x, axis, where)), where, 0)
+    return unnormalized / tnp.sum(unnormalized, axis=axis, keepdims=True)
+
+
+def log_softmax(x: Any, axis: Axis = -1, where: Any = None) -> TracedTensor:
+    """x - logsumexp(x) over axis, with the max subtracted; -inf outside `where`."""
+    x = tnp.asarray(x)
+    shifted = x - _shift(x, axis, where)
+    total = tnp.sum(_masked(tnp.exp(shifted), where, 0), axis=axis, keepdims=True)
+    return _masked(shifted - tnp.log(total), where, -math.inf)
+
+
+def standardize(
+    x: Any,
+    axis: Axis = -1,
+    mean: Any = None,
+    variance: Any = None,
+    epsilon: float = 1e-5,
+    where: Any = None,
+) -> TracedTensor:
+    """(x - mean) / sqrt(variance + epsilon), the moments over axis unless given."""
+    x = tnp.asarray(x)
+    if where is None:
+        count: Any = None
+    else:
+        count = tnp.sum(tnp.broadcast_to(where, x.shape), axis=axis, keepdims=True)
+
+    def average(values: TracedTensor) -> TracedTensor:
+        if count is None:
+            return tnp.mean(values, axis=axis, keepdims=True)
+        return tnp.sum(_masked(values, where, 0), axis=axis, keepdims=True) / count
+
+    if mean is None:
+        mean = average(x)
+    if variance is None:
+        variance = average(tnp.square(x - mean))  # not E[x²] - E[x]²: no cancellation
+    return (x - mean) * tnp.rsqrt(variance + epsilon)
+
+
+def one_hot(x: Any, num_classes: int, *, dtype: Any = tnp.float64, axis: int = -1) -> TracedTensor:
+    """1 where x equals the class index along a new `axis` of length num_classes, else 0.
+
+    Indices outside [0, num_classes) (and NaN) give an all-zero row, as JAX's."""
+    x = tnp.asarray(x)
+    rank = x.ndim + 1
+    if not -rank <= axis < rank:
+        raise ParameterError(f"one_hot: axis {axis} is out of range for a result of rank {rank}")
+    axis %= rank
+    classes = tnp.reshape(
+        tnp.arange(num_classes), [num_classes if i == axis else 1 for i in range(rank)]
+    )
+    return tnp.astype(tnp.expand_dims(x, axis) == classes, dtype)
