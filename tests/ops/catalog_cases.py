@@ -22,7 +22,7 @@ from tf8.ops.catalog import ROWS, DTypePolicy
 from tf8.ops.gather import take_params, take_transpose_params
 
 BOOL = np.dtype(np.bool_)
-INTS = (np.dtype(np.int32), np.dtype(np.int64))
+INTS = (np.dtype(np.uint8), np.dtype(np.uint32), np.dtype(np.int32), np.dtype(np.int64))
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 COMPLEXES = (np.dtype(np.complex64), np.dtype(np.complex128))
 NUMERIC = INTS + FLOATS + COMPLEXES
@@ -121,8 +121,9 @@ class Draw:
         dtype, shape = np.dtype(dtype), tuple(shape)
         if dtype == BOOL:
             return self.rng.integers(0, 2, shape).astype(BOOL)
-        if dtype.kind == "i":
-            return self.rng.integers(int(np.ceil(lo)), int(np.floor(hi)) + 1, shape).astype(dtype)
+        if dtype.kind in "iu":
+            low = max(int(np.ceil(lo)), 0) if dtype.kind == "u" else int(np.ceil(lo))
+            return self.rng.integers(low, int(np.floor(hi)) + 1, shape).astype(dtype)
         if dtype.kind == "c":
             part = FLOATS[0] if dtype == COMPLEXES[0] else FLOATS[1]
             out = np.empty(shape, dtype)
@@ -135,6 +136,8 @@ class Draw:
         return np.asarray(values, dtype)
 
     def scalar(self, dtype: np.dtype, lo: int, hi: int) -> np.ndarray:
+        """An integer in [lo, hi] (lo raised to 0 for an unsigned `dtype`)."""
+        lo = max(lo, 0) if np.dtype(dtype).kind == "u" else lo
         return np.asarray(self.int(lo, hi), dtype=dtype)
 
 
@@ -188,7 +191,7 @@ def int_pow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     for index in np.ndindex(x.shape):
         a, b = int(x[index]), int(y[index])
         if b >= 0:
-            out[index] = a**b
+            out[index] = np.asarray(a**b).astype(x.dtype)  # unsigned powers wrap around
         elif a == 1 or (a == -1 and b % 2 == 0):
             out[index] = 1
         elif a == -1:
@@ -225,7 +228,7 @@ def pad_reference(x: np.ndarray, value: np.ndarray, config: Sequence[tuple]) -> 
 def gen_div(d: Draw, dtype: np.dtype) -> Case:
     shape = d.shape()
     x, y = d.array(dtype, shape, -20, 20), d.array(dtype, shape, -5, 5)
-    return Case([x, y], {}, lambda: trunc_div(x, y) if dtype.kind == "i" else x / y)
+    return Case([x, y], {}, lambda: trunc_div(x, y) if dtype.kind in "iu" else x / y)
 
 
 def gen_rem(d: Draw, dtype: np.dtype) -> Case:
@@ -237,7 +240,7 @@ def gen_rem(d: Draw, dtype: np.dtype) -> Case:
 def gen_pow(d: Draw, dtype: np.dtype) -> Case:
     shape = d.shape()
     x, y = d.array(dtype, shape, -4, 4), d.array(dtype, shape, -3, 5)
-    return Case([x, y], {}, lambda: int_pow(x, y) if dtype.kind == "i" else np.power(x, y))
+    return Case([x, y], {}, lambda: int_pow(x, y) if dtype.kind in "iu" else np.power(x, y))
 
 
 def gen_complex(d: Draw, dtype: np.dtype) -> Case:

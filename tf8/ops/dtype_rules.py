@@ -45,7 +45,7 @@ def infer_dtype(op: Primitive, avals: Sequence[Aval]) -> np.dtype:
     if policy is DTypePolicy.CONVERT:
         return dt.as_dtype(op["dtype"])
     if policy is DTypePolicy.SHAPE or policy is DTypePolicy.INDEX:
-        if policy is DTypePolicy.INDEX and avals[0].dtype not in dt.DTYPES[1:5]:
+        if policy is DTypePolicy.INDEX and avals[0].dtype not in dt.INTEGERS + dt.FLOATS:
             raise DTypeError(f"{op.name}: dtype {avals[0].dtype} not accepted (real numbers)")
         return dt.int64
     if policy is DTypePolicy.CONSTANT:
