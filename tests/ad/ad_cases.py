@@ -183,7 +183,8 @@ def _some_indices_out_of_range(inputs, params):
 
 # Rows whose derivative is 0 (piecewise constant, boolean/integer-valued, or inputless).
 ZERO_DERIVATIVE = frozenset(
-    "sign compare and or not floor ceil round argmax argmin iota shape_of constant".split()
+    "sign compare and or not xor shift_left shift_right_logical shift_right_arithmetic"
+    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant".split()
 )
 
 _SMOOTH = AdCase()

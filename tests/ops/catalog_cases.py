@@ -34,6 +34,8 @@ _BY_POLICY: dict[DTypePolicy, tuple[np.dtype, ...]] = {
     DTypePolicy.SAME_FLOAT: FLOATS,
     DTypePolicy.SAME_FLOAT_OR_COMPLEX: FLOATS + COMPLEXES,
     DTypePolicy.SAME_INT_OR_BOOL: (BOOL,) + INTS,
+    DTypePolicy.SAME_INT: INTS,
+    DTypePolicy.BITCAST: INTS + FLOATS,
     DTypePolicy.COMPARE_TO_BOOL: ALL,
     DTypePolicy.BOOL_SELECT: ALL,
     DTypePolicy.COMPLEX_TO_REAL: NUMERIC,
@@ -394,6 +396,51 @@ def gen_broadcast_in_dim(d: Draw, dtype: np.dtype) -> Case:
     return Case([x], params, lambda: np.broadcast_to(x.reshape(expanded), target))
 
 
+def shift_reference(kind: str) -> Callable:
+    """XLA's shifts written out on Python ints, element by element."""
+
+    def reference(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        bits = x.dtype.itemsize * 8
+        out = np.zeros(x.shape, x.dtype)
+        for index in np.ndindex(x.shape):
+            a, b = int(x[index]), int(y[index])
+            unsigned = a % 2**bits
+            signed = unsigned - 2**bits if unsigned >= 2 ** (bits - 1) else unsigned
+            inside = 0 <= b < bits
+            if kind == "left":
+                value = (unsigned << b) % 2**bits if inside else 0
+            elif kind == "logical":
+                value = unsigned >> b if inside else 0
+            else:
+                value = signed >> (b if inside else bits - 1)
+            out[index] = np.asarray(value % 2**bits, f"u{x.dtype.itemsize}").view(x.dtype)
+        return out
+
+    return reference
+
+
+def gen_shift(kind: str) -> Generator:
+    def gen(d: Draw, dtype: np.dtype) -> Case:
+        shape = d.shape()
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            x = d.rng.integers(info.min, int(info.max) + 1, shape, dtype=dtype)
+            low = 0 if dtype.kind == "u" else -2
+            y = d.rng.integers(low, dtype.itemsize * 8 + 3, shape).astype(dtype)
+        else:
+            x, y = d.array(dtype, shape), d.array(dtype, shape)
+        return Case([x, y], {}, lambda: shift_reference(kind)(x, y))
+
+    return gen
+
+
+def gen_bitcast(d: Draw, dtype: np.dtype) -> Case:
+    x = d.array(dtype, d.shape())
+    same_width = [t for t in INTS + FLOATS if t.itemsize == dtype.itemsize] or [INTS[0]]
+    target = d.choice(same_width)
+    return Case([x], {"dtype": target}, lambda: x.view(target))
+
+
 def gen_convert(d: Draw, dtype: np.dtype) -> Case:
     x = d.array(dtype, d.shape())
     target = d.choice(ALL)
@@ -601,6 +648,11 @@ GENERATORS: dict[str, Generator] = {
     "and": binary(logical(np.logical_and, np.bitwise_and)),
     "or": binary(logical(np.logical_or, np.bitwise_or)),
     "not": unary(logical(np.logical_not, np.invert)),
+    "xor": binary(logical(np.logical_xor, np.bitwise_xor)),
+    "shift_left": gen_shift("left"),
+    "shift_right_logical": gen_shift("logical"),
+    "shift_right_arithmetic": gen_shift("arithmetic"),
+    "bitcast_convert_type": gen_bitcast,
     "exp": unary(np.exp),
     "expm1": unary(np.expm1),
     "log": unary(np.log),

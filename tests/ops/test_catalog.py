@@ -61,7 +61,7 @@ def test_every_row_has_a_generator_and_dtype_spec():
 
 
 def test_catalog_is_one_table():
-    assert len(NAMES) == len(set(NAMES)) == len(CATALOG) == 71
+    assert len(NAMES) == len(set(NAMES)) == len(CATALOG) == 76
     assert set(KERNELS) == set(NAMES), "every row has a numpy kernel and nothing else does"
     for row in ROWS:
         assert row.max_arity is None or row.max_arity >= row.min_arity >= 0
@@ -187,6 +187,11 @@ BINARY = {
     "logical_xor": (tnp.logical_xor, np.logical_xor),
     "bitwise_and": (tnp.bitwise_and, np.bitwise_and),
     "bitwise_or": (tnp.bitwise_or, np.bitwise_or),
+    "bitwise_xor": (tnp.bitwise_xor, np.bitwise_xor),
+    "left_shift": (tnp.left_shift, np.left_shift),
+    "right_shift": (tnp.right_shift, np.right_shift),
+    "operator <<": (lambda x, y: _lift(x) << y, np.left_shift),
+    "operator >>": (lambda x, y: x >> _lift(y), np.right_shift),
     "operator +": (lambda x, y: _lift(x) + y, np.add),
     "operator *": (lambda x, y: x * _lift(y), np.multiply),
     "operator /": (lambda x, y: _lift(x) / y, np.true_divide),
@@ -198,6 +203,7 @@ BROADCAST_PAIRS = hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, ma
 # int8 (floor_divide, remainder, power: tf8 refuses bool, as its catalog rows do) or computes
 # in float16 (arctan2: tf8 has no float16 and uses float64).
 _NOT_FOR_TWO_BOOLS = {"floor_divide", "remainder", "power", "operator **", "arctan2"}
+_NOT_FOR_TWO_BOOLS |= {"left_shift", "right_shift", "operator <<", "operator >>"}  # int8 shifts
 
 
 def _is_bool(value: Any) -> bool:

@@ -45,7 +45,8 @@ JVP_RULES: dict[str, JvpRule] = {}
 
 # Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
 ZERO_DERIVATIVE = (
-    "sign compare and or not floor ceil round argmax argmin iota shape_of constant".split()
+    "sign compare and or not xor shift_left shift_right_logical shift_right_arithmetic"
+    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant".split()
 )
 
 

@@ -102,6 +102,7 @@ UFUNC_RULES: dict[str, StepRule] = {
     "and": _logical(np.logical_and, np.bitwise_and),
     "or": _logical(np.logical_or, np.bitwise_or),
     "not": _logical(np.logical_not, np.invert),
+    "xor": _logical(np.logical_xor, np.bitwise_xor),
     "exp": _direct(np.exp),
     "expm1": _direct(np.expm1),
     "log": _direct(np.log),
