@@ -224,6 +224,7 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "sqrt": AdCase(each(positive)),
     "rsqrt": AdCase(each(positive)),
     "erf": _SMOOTH,
+    "erf_inv": AdCase(each(_real_map(lambda r: 0.6 * r))),  # |x| <= 0.9
     "logistic": AdCase(each(_imag_scale(0.35))),  # poles at i*pi
     # contraction, reductions
     "dot_general": _SMOOTH,

@@ -670,6 +670,7 @@ GENERATORS: dict[str, Generator] = {
     "sqrt": unary(np.sqrt),
     "rsqrt": unary(lambda x: 1 / np.sqrt(x)),
     "erf": unary(scipy.special.erf),
+    "erf_inv": unary(scipy.special.erfinv, -0.99, 0.99),
     "logistic": unary(_logistic),
     "floor": unary(np.floor),
     "ceil": unary(np.ceil),

@@ -288,6 +288,9 @@ defjvp_elementwise(
     "erf", lambda x, out: mul(2.0 / math.sqrt(math.pi), unary("exp", neg(mul(x, x))))
 )
 defjvp_elementwise(
+    "erf_inv", lambda x, out: mul(math.sqrt(math.pi) / 2.0, unary("exp", mul(out, out)))
+)
+defjvp_elementwise(
     "atan2",
     lambda y, x, out: div(x, add(mul(x, x), mul(y, y))),
     lambda y, x, out: neg(div(y, add(mul(x, x), mul(y, y)))),

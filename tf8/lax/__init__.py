@@ -42,6 +42,7 @@ from .ops import (
     dynamic_update_slice_in_dim,
     eq,
     erf,
+    erf_inv,
     exp,
     expand_dims,
     expm1,

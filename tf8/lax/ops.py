@@ -86,6 +86,7 @@ eq, ne, lt, le, gt, ge = (_comparison(d) for d in ("eq", "ne", "lt", "le", "gt",
     _unary(n)
     for n in "sinh cosh tanh asin acos atan sqrt rsqrt erf logistic floor ceil round".split()
 )
+erf_inv = _unary("erf_inv")
 bitwise_not = _unary("not")
 
 

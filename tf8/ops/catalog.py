@@ -147,6 +147,7 @@ ROWS: tuple[Row, ...] = (
     _unary_analytic("sqrt", "square root"),
     _unary_analytic("rsqrt", "1 / sqrt(x)"),
     Row("erf", A, P.SAME_FLOAT, 1, 1, doc="error function"),
+    Row("erf_inv", A, P.SAME_FLOAT, 1, 1, doc="inverse error function on (-1, 1)"),
     Row("logistic", A, P.SAME_FLOAT_OR_COMPLEX, 1, 1, doc="1 / (1 + e**-x)"),
     Row("floor", E, P.SAME_FLOAT, 1, 1, doc="round toward -inf"),
     Row("ceil", E, P.SAME_FLOAT, 1, 1, doc="round toward +inf"),

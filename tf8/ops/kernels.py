@@ -346,6 +346,7 @@ KERNELS: dict[str, Kernel] = {
     "sqrt": _unary(np.sqrt),
     "rsqrt": _rsqrt,
     "erf": lambda op, x: _scipy_special().erf(x),
+    "erf_inv": lambda op, x: _scipy_special().erfinv(x),
     "logistic": _logistic,
     "floor": _unary(np.floor),
     "ceil": _unary(np.ceil),

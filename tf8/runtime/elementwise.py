@@ -120,6 +120,7 @@ UFUNC_RULES: dict[str, StepRule] = {
     "sqrt": _direct(np.sqrt),
     "rsqrt": _rsqrt,
     "erf": _scipy_direct("erf", "f"),
+    "erf_inv": _scipy_direct("erfinv", "f"),
     "logistic": _scipy_direct("expit", "f"),
     "floor": _direct(np.floor),
     "ceil": _direct(np.ceil),
