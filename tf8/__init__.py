@@ -7,7 +7,7 @@ tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compi
 
 import sys
 
-from tf8 import errors, experimental, fft, lax, linalg, nn, scipy, tree
+from tf8 import errors, experimental, fft, lax, linalg, nn, random, scipy, tree
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.ad import (
     checkpoint,
@@ -61,6 +61,7 @@ __all__ = [
     "lax",
     "linalg",
     "nn",
+    "random",
     "scipy",
     "evaluate",
     "grad",

@@ -183,7 +183,8 @@ def _some_indices_out_of_range(inputs, params):
 
 # Rows whose derivative is 0 (piecewise constant, boolean/integer-valued, or inputless).
 ZERO_DERIVATIVE = frozenset(
-    "sign compare and or not floor ceil round argmax argmin iota shape_of constant".split()
+    "sign compare and or not xor shift_left shift_right_logical shift_right_arithmetic"
+    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant".split()
 )
 
 _SMOOTH = AdCase()
@@ -223,6 +224,7 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "sqrt": AdCase(each(positive)),
     "rsqrt": AdCase(each(positive)),
     "erf": _SMOOTH,
+    "erf_inv": AdCase(each(_real_map(lambda r: 0.6 * r))),  # |x| <= 0.9
     "logistic": AdCase(each(_imag_scale(0.35))),  # poles at i*pi
     # contraction, reductions
     "dot_general": _SMOOTH,

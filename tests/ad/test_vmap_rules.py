@@ -74,7 +74,8 @@ def _variant(d: Draw, x: np.ndarray) -> np.ndarray:
     if x.dtype.kind in "fc" or x.dtype == np.bool_:
         return d.array(x.dtype, x.shape)
     if x.ndim == 0:
-        return (x + d.int(-2, 2)).astype(x.dtype)
+        value = int(x) + d.int(-2, 2)
+        return np.asarray(max(value, 0) if x.dtype.kind == "u" else value, x.dtype)
     return d.rng.permutation(x.ravel()).reshape(x.shape)
 
 

@@ -189,7 +189,7 @@ ROWS: list[tuple[str, Callable[[], Any], type[Exception], str]] = [
         "placeholder-float16",
         lambda: tf8.placeholder((2,), "float16"),
         errors.DTypeError,
-        r"dtype float16 is not supported by tf8 \(supported: bool, int32, .*complex128\)",
+        r"dtype float16 is not supported by tf8 \(supported: bool, uint8, .*complex128\)",
     ),
     (
         "python-int-overflow",

@@ -85,10 +85,10 @@ def test_python_scalars_are_weakly_typed_under_jit():
 
 def test_non_canonical_dtypes_are_converted():
     f, traces = counted(lambda x: x + 1)
-    out = f(np.arange(3, dtype=np.uint8))
+    out = f(np.arange(3, dtype=np.int8))
     assert out.dtype == np.int64
     np.testing.assert_array_equal(out, [1, 2, 3])
-    assert f(np.arange(3, dtype=np.uint8)).dtype == np.int64
+    assert f(np.arange(3, dtype=np.int8)).dtype == np.int64
     assert len(traces) == 1
 
 

@@ -22,7 +22,7 @@ from tf8.ops.catalog import ROWS, DTypePolicy
 from tf8.ops.gather import take_params, take_transpose_params
 
 BOOL = np.dtype(np.bool_)
-INTS = (np.dtype(np.int32), np.dtype(np.int64))
+INTS = (np.dtype(np.uint8), np.dtype(np.uint32), np.dtype(np.int32), np.dtype(np.int64))
 FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 COMPLEXES = (np.dtype(np.complex64), np.dtype(np.complex128))
 NUMERIC = INTS + FLOATS + COMPLEXES
@@ -34,6 +34,8 @@ _BY_POLICY: dict[DTypePolicy, tuple[np.dtype, ...]] = {
     DTypePolicy.SAME_FLOAT: FLOATS,
     DTypePolicy.SAME_FLOAT_OR_COMPLEX: FLOATS + COMPLEXES,
     DTypePolicy.SAME_INT_OR_BOOL: (BOOL,) + INTS,
+    DTypePolicy.SAME_INT: INTS,
+    DTypePolicy.BITCAST: INTS + FLOATS,
     DTypePolicy.COMPARE_TO_BOOL: ALL,
     DTypePolicy.BOOL_SELECT: ALL,
     DTypePolicy.COMPLEX_TO_REAL: NUMERIC,
@@ -121,8 +123,9 @@ class Draw:
         dtype, shape = np.dtype(dtype), tuple(shape)
         if dtype == BOOL:
             return self.rng.integers(0, 2, shape).astype(BOOL)
-        if dtype.kind == "i":
-            return self.rng.integers(int(np.ceil(lo)), int(np.floor(hi)) + 1, shape).astype(dtype)
+        if dtype.kind in "iu":
+            low = max(int(np.ceil(lo)), 0) if dtype.kind == "u" else int(np.ceil(lo))
+            return self.rng.integers(low, int(np.floor(hi)) + 1, shape).astype(dtype)
         if dtype.kind == "c":
             part = FLOATS[0] if dtype == COMPLEXES[0] else FLOATS[1]
             out = np.empty(shape, dtype)
@@ -135,6 +138,8 @@ class Draw:
         return np.asarray(values, dtype)
 
     def scalar(self, dtype: np.dtype, lo: int, hi: int) -> np.ndarray:
+        """An integer in [lo, hi] (lo raised to 0 for an unsigned `dtype`)."""
+        lo = max(lo, 0) if np.dtype(dtype).kind == "u" else lo
         return np.asarray(self.int(lo, hi), dtype=dtype)
 
 
@@ -188,7 +193,7 @@ def int_pow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     for index in np.ndindex(x.shape):
         a, b = int(x[index]), int(y[index])
         if b >= 0:
-            out[index] = a**b
+            out[index] = np.asarray(a**b).astype(x.dtype)  # unsigned powers wrap around
         elif a == 1 or (a == -1 and b % 2 == 0):
             out[index] = 1
         elif a == -1:
@@ -225,7 +230,7 @@ def pad_reference(x: np.ndarray, value: np.ndarray, config: Sequence[tuple]) -> 
 def gen_div(d: Draw, dtype: np.dtype) -> Case:
     shape = d.shape()
     x, y = d.array(dtype, shape, -20, 20), d.array(dtype, shape, -5, 5)
-    return Case([x, y], {}, lambda: trunc_div(x, y) if dtype.kind == "i" else x / y)
+    return Case([x, y], {}, lambda: trunc_div(x, y) if dtype.kind in "iu" else x / y)
 
 
 def gen_rem(d: Draw, dtype: np.dtype) -> Case:
@@ -237,7 +242,7 @@ def gen_rem(d: Draw, dtype: np.dtype) -> Case:
 def gen_pow(d: Draw, dtype: np.dtype) -> Case:
     shape = d.shape()
     x, y = d.array(dtype, shape, -4, 4), d.array(dtype, shape, -3, 5)
-    return Case([x, y], {}, lambda: int_pow(x, y) if dtype.kind == "i" else np.power(x, y))
+    return Case([x, y], {}, lambda: int_pow(x, y) if dtype.kind in "iu" else np.power(x, y))
 
 
 def gen_complex(d: Draw, dtype: np.dtype) -> Case:
@@ -389,6 +394,51 @@ def gen_broadcast_in_dim(d: Draw, dtype: np.dtype) -> Case:
         expanded[axis] = size
     params = {"shape": tuple(target), "broadcast_dimensions": dims}
     return Case([x], params, lambda: np.broadcast_to(x.reshape(expanded), target))
+
+
+def shift_reference(kind: str) -> Callable:
+    """XLA's shifts written out on Python ints, element by element."""
+
+    def reference(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        bits = x.dtype.itemsize * 8
+        out = np.zeros(x.shape, x.dtype)
+        for index in np.ndindex(x.shape):
+            a, b = int(x[index]), int(y[index])
+            unsigned = a % 2**bits
+            signed = unsigned - 2**bits if unsigned >= 2 ** (bits - 1) else unsigned
+            inside = 0 <= b < bits
+            if kind == "left":
+                value = (unsigned << b) % 2**bits if inside else 0
+            elif kind == "logical":
+                value = unsigned >> b if inside else 0
+            else:
+                value = signed >> (b if inside else bits - 1)
+            out[index] = np.asarray(value % 2**bits, f"u{x.dtype.itemsize}").view(x.dtype)
+        return out
+
+    return reference
+
+
+def gen_shift(kind: str) -> Generator:
+    def gen(d: Draw, dtype: np.dtype) -> Case:
+        shape = d.shape()
+        if dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            x = d.rng.integers(info.min, int(info.max) + 1, shape, dtype=dtype)
+            low = 0 if dtype.kind == "u" else -2
+            y = d.rng.integers(low, dtype.itemsize * 8 + 3, shape).astype(dtype)
+        else:
+            x, y = d.array(dtype, shape), d.array(dtype, shape)
+        return Case([x, y], {}, lambda: shift_reference(kind)(x, y))
+
+    return gen
+
+
+def gen_bitcast(d: Draw, dtype: np.dtype) -> Case:
+    x = d.array(dtype, d.shape())
+    same_width = [t for t in INTS + FLOATS if t.itemsize == dtype.itemsize] or [INTS[0]]
+    target = d.choice(same_width)
+    return Case([x], {"dtype": target}, lambda: x.view(target))
 
 
 def gen_convert(d: Draw, dtype: np.dtype) -> Case:
@@ -598,6 +648,11 @@ GENERATORS: dict[str, Generator] = {
     "and": binary(logical(np.logical_and, np.bitwise_and)),
     "or": binary(logical(np.logical_or, np.bitwise_or)),
     "not": unary(logical(np.logical_not, np.invert)),
+    "xor": binary(logical(np.logical_xor, np.bitwise_xor)),
+    "shift_left": gen_shift("left"),
+    "shift_right_logical": gen_shift("logical"),
+    "shift_right_arithmetic": gen_shift("arithmetic"),
+    "bitcast_convert_type": gen_bitcast,
     "exp": unary(np.exp),
     "expm1": unary(np.expm1),
     "log": unary(np.log),
@@ -615,6 +670,7 @@ GENERATORS: dict[str, Generator] = {
     "sqrt": unary(np.sqrt),
     "rsqrt": unary(lambda x: 1 / np.sqrt(x)),
     "erf": unary(scipy.special.erf),
+    "erf_inv": unary(scipy.special.erfinv, -0.99, 0.99),
     "logistic": unary(_logistic),
     "floor": unary(np.floor),
     "ceil": unary(np.ceil),

@@ -61,7 +61,7 @@ def test_every_row_has_a_generator_and_dtype_spec():
 
 
 def test_catalog_is_one_table():
-    assert len(NAMES) == len(set(NAMES)) == len(CATALOG) == 71
+    assert len(NAMES) == len(set(NAMES)) == len(CATALOG) == 77
     assert set(KERNELS) == set(NAMES), "every row has a numpy kernel and nothing else does"
     for row in ROWS:
         assert row.max_arity is None or row.max_arity >= row.min_arity >= 0
@@ -117,6 +117,10 @@ def test_single_output_path_matches_batched_path():
 
 # --- the tf8.numpy wrappers: broadcasting, mixed dtypes, Python scalars --------------------
 
+# Unsigned dtypes are left out of the wrapper tests: numpy computes uint8 in float16 (tf8, which
+# has no float16, in float32) and compares with out-of-range Python ints (tf8, as JAX, refuses).
+MIXED = tuple(d for d in ALL if d.kind != "u")
+
 
 def _python_scalar(draw: Draw) -> Any:
     kind = draw.choice("bifc")
@@ -148,8 +152,8 @@ def check_against_numpy(
             warnings.simplefilter("ignore")  # "Mean of empty slice" and friends
             try:
                 expected = np.asarray(np_fn(*operands))
-            except (TypeError, ValueError):
-                continue  # numpy refuses these operands (bool - bool, int ** -1, ...)
+            except (TypeError, ValueError, OverflowError):
+                continue  # numpy refuses these operands (bool - bool, int ** -1, uint8 + -3)
         expected = expected.astype(canonical_dtype(expected.dtype))
         label = f"{what}{tuple(operands)!r}"
         out = tnp.asarray(tf8_fn(*[_lift(v) for v in operands]))
@@ -183,6 +187,11 @@ BINARY = {
     "logical_xor": (tnp.logical_xor, np.logical_xor),
     "bitwise_and": (tnp.bitwise_and, np.bitwise_and),
     "bitwise_or": (tnp.bitwise_or, np.bitwise_or),
+    "bitwise_xor": (tnp.bitwise_xor, np.bitwise_xor),
+    "left_shift": (tnp.left_shift, np.left_shift),
+    "right_shift": (tnp.right_shift, np.right_shift),
+    "operator <<": (lambda x, y: _lift(x) << y, np.left_shift),
+    "operator >>": (lambda x, y: x >> _lift(y), np.right_shift),
     "operator +": (lambda x, y: _lift(x) + y, np.add),
     "operator *": (lambda x, y: x * _lift(y), np.multiply),
     "operator /": (lambda x, y: _lift(x) / y, np.true_divide),
@@ -194,6 +203,7 @@ BROADCAST_PAIRS = hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, ma
 # int8 (floor_divide, remainder, power: tf8 refuses bool, as its catalog rows do) or computes
 # in float16 (arctan2: tf8 has no float16 and uses float64).
 _NOT_FOR_TWO_BOOLS = {"floor_divide", "remainder", "power", "operator **", "arctan2"}
+_NOT_FOR_TWO_BOOLS |= {"left_shift", "right_shift", "operator <<", "operator >>"}  # int8 shifts
 
 
 def _is_bool(value: Any) -> bool:
@@ -209,7 +219,7 @@ def test_binary_wrappers_broadcast_and_promote_like_numpy(name, shapes, seed):
     shape_x, shape_y = shapes.input_shapes
     pairs = []
     for _ in range(6):
-        x, y = _operand(draw, shape_x, ALL), _operand(draw, shape_y, ALL)
+        x, y = _operand(draw, shape_x, MIXED), _operand(draw, shape_y, MIXED)
         if not isinstance(x, np.ndarray) and not isinstance(y, np.ndarray):
             y = np.asarray(y)  # two Python scalars: numpy gives a 0-d array, tf8 too
         if name in _NOT_FOR_TWO_BOOLS and _is_bool(x) and _is_bool(y):
@@ -269,7 +279,7 @@ def test_unary_wrappers_match_numpy(name, shape, seed):
     tf8_fn, np_fn = UNARY[name]
     dtypes = [
         d
-        for d in ALL
+        for d in MIXED
         if not (d == BOOL and name in _NOT_FOR_BOOL)
         and not (d.kind == "c" and name in _NOT_FOR_COMPLEX)
     ]
@@ -302,10 +312,10 @@ def test_reduction_wrappers_match_numpy(name, shape, seed):
     tf8_fn, np_fn = REDUCTIONS[name]
     draw = Draw(shape, seed)
     axis, keepdims = _axis_arg(draw, len(shape)), draw.flag()
-    dtypes = ALL
+    dtypes = MIXED
     if name in ("max", "min"):  # no identity: numpy refuses empty reductions
         shape = tuple(max(n, 1) for n in shape)
-        dtypes = [d for d in ALL if d.kind != "c"]  # tf8 refuses numpy's lexicographic order
+        dtypes = [d for d in MIXED if d.kind != "c"]  # tf8 refuses numpy's lexicographic order
     check_against_numpy(
         lambda v: tf8_fn(v, axis=axis, keepdims=keepdims),
         lambda v: np_fn(v, axis=axis, keepdims=keepdims),
@@ -324,7 +334,7 @@ def test_axis_wrappers_match_numpy(name, shape, seed):
     check_against_numpy(
         lambda v: tf8_fn(v, axis=axis),
         lambda v: np_fn(v, axis=axis),
-        [[draw.array(d, shape, -3, 3)] for d in ALL if d.kind != "c"],
+        [[draw.array(d, shape, -3, 3)] for d in MIXED if d.kind != "c"],
         f"{name}(axis={axis})",
     )
 
@@ -334,11 +344,11 @@ def test_where_and_clip_broadcast_like_numpy(shapes, seed):
     draw = Draw((), seed)
     s_cond, s_x, s_y = shapes.input_shapes
     where_cases = [
-        [draw.array(BOOL, s_cond), _operand(draw, s_x, ALL), _operand(draw, s_y, ALL)]
+        [draw.array(BOOL, s_cond), _operand(draw, s_x, MIXED), _operand(draw, s_y, MIXED)]
         for _ in range(4)
     ]
     check_against_numpy(tnp.where, np.where, where_cases, "where")
-    numbers = [d for d in ALL if d.kind != "c"]
+    numbers = [d for d in MIXED if d.kind != "c"]
     clip_cases = [
         [draw.array(draw.choice(numbers), s_cond), draw.array(draw.choice(numbers), s_x), hi]
         for hi in (draw.array(draw.choice(numbers), s_y), 2, 1.5)
@@ -349,7 +359,7 @@ def test_where_and_clip_broadcast_like_numpy(shapes, seed):
 @given(batch=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=2, max_side=3), seed=SEEDS)
 def test_matmul_and_dot_match_numpy(batch, seed):
     draw = Draw((), seed)
-    numeric = [d for d in ALL if d != BOOL]
+    numeric = [d for d in MIXED if d != BOOL]
     n, k, m = draw.int(0, 3), draw.int(0, 3), draw.int(0, 3)
     cases = []
     for a_shape in [(k,), (n, k), batch.input_shapes[0] + (n, k)]:
@@ -380,7 +390,7 @@ def _random_index(draw: Draw, shape: Sequence[int]) -> tuple:
 @given(shape=hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4), seed=SEEDS)
 def test_structural_wrappers_match_numpy(shape, seed):
     draw = Draw(shape, seed)
-    xs = [[draw.array(d, shape)] for d in ALL]
+    xs = [[draw.array(d, shape)] for d in MIXED]
     perm = draw.permutation(range(len(shape)))
     check_against_numpy(lambda v: tnp.transpose(v, perm), lambda v: np.transpose(v, perm), xs, "T")
     check_against_numpy(lambda v: _lift(v).T, lambda v: v.T, xs, ".T")
@@ -389,7 +399,7 @@ def test_structural_wrappers_match_numpy(shape, seed):
     check_against_numpy(
         lambda v: tnp.broadcast_to(v, target), lambda v: np.broadcast_to(v, target), xs, "bcast"
     )
-    new = draw.choice(ALL)
+    new = draw.choice(MIXED)
     check_against_numpy(
         lambda v: tnp.astype(v, new),
         lambda v: (v.real if v.dtype.kind == "c" and new.kind != "c" else v).astype(new),
@@ -422,7 +432,7 @@ def test_wrappers_of_the_structural_and_indexing_rows_match_numpy(shape, seed):
     """diagonal/diag, tril/triu, take, .at[].add, flip, pad and arange: the numpy names of the
     extract_diag, embed_diag, tril, triu, gather, scatter_add, reverse, pad and iota rows."""
     draw = Draw(shape, seed)
-    xs = [[draw.array(d, shape)] for d in ALL]
+    xs = [[draw.array(d, shape)] for d in MIXED]
     k, axis = draw.int(-2, 2), draw.axis(len(shape))
     idx = draw.array(np.dtype(np.int64), draw.random_shape(), 0, shape[axis] - 1)
     rows = draw.array(np.dtype(np.int64), (draw.int(0, 4),), 0, shape[0] - 1)

@@ -45,7 +45,8 @@ JVP_RULES: dict[str, JvpRule] = {}
 
 # Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
 ZERO_DERIVATIVE = (
-    "sign compare and or not floor ceil round argmax argmin iota shape_of constant".split()
+    "sign compare and or not xor shift_left shift_right_logical shift_right_arithmetic"
+    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant".split()
 )
 
 
@@ -285,6 +286,9 @@ defjvp_elementwise("rsqrt", lambda x, out: mul(-0.5, div(out, x)))
 defjvp_elementwise("logistic", lambda x, out: mul(out, sub(1.0, out)))
 defjvp_elementwise(
     "erf", lambda x, out: mul(2.0 / math.sqrt(math.pi), unary("exp", neg(mul(x, x))))
+)
+defjvp_elementwise(
+    "erf_inv", lambda x, out: mul(math.sqrt(math.pi) / 2.0, unary("exp", mul(out, out)))
 )
 defjvp_elementwise(
     "atan2",

@@ -74,6 +74,10 @@ max, min = _binary("maximum", "max"), _binary("minimum", "min")  # noqa: A001 - 
 atan2 = _binary("atan2")
 complex = _binary("complex")  # noqa: A001
 bitwise_and, bitwise_or = _binary("and", "bitwise_and"), _binary("or", "bitwise_or")
+bitwise_xor = _binary("xor", "bitwise_xor")
+shift_left, shift_right_logical, shift_right_arithmetic = (
+    _binary(n) for n in ("shift_left", "shift_right_logical", "shift_right_arithmetic")
+)
 eq, ne, lt, le, gt, ge = (_comparison(d) for d in ("eq", "ne", "lt", "le", "gt", "ge"))
 (neg, abs, sign, conj, real, imag, exp, expm1, log, log1p, sin, cos, tan) = (  # noqa: A001
     _unary(n) for n in "neg abs sign conj real imag exp expm1 log log1p sin cos tan".split()
@@ -82,6 +86,7 @@ eq, ne, lt, le, gt, ge = (_comparison(d) for d in ("eq", "ne", "lt", "le", "gt",
     _unary(n)
     for n in "sinh cosh tanh asin acos atan sqrt rsqrt erf logistic floor ceil round".split()
 )
+erf_inv = _unary("erf_inv")
 bitwise_not = _unary("not")
 
 
@@ -102,6 +107,11 @@ def convert_element_type(operand: Any, new_dtype: Any) -> TracedTensor:
     x = _array(operand)
     dtype = dt.as_dtype(new_dtype)
     return x if x.dtype == dtype else apply1("convert", [x], dtype=dtype)
+
+
+def bitcast_convert_type(operand: Any, new_dtype: Any) -> TracedTensor:
+    """Reinterpret the bits as `new_dtype`, an integer or float dtype of the same width."""
+    return apply1("bitcast_convert_type", [_array(operand)], dtype=dt.as_dtype(new_dtype))
 
 
 def dot_general(

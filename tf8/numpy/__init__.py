@@ -16,6 +16,8 @@ from tf8.ops.dtypes import (
     float64,
     int32,
     int64,
+    uint8,
+    uint32,
 )
 
 from . import _methods, linalg
@@ -166,6 +168,7 @@ from ._ufuncs import (
     greater_equal,
     imag,
     invert,
+    left_shift,
     less,
     less_equal,
     log,
@@ -188,6 +191,7 @@ from ._ufuncs import (
     real,
     reciprocal,
     remainder,
+    right_shift,
     rint,
     round,
     rsqrt,

@@ -227,9 +227,10 @@ def elementwise(name: str, *values: ArrayLike, **params: Any) -> TracedTensor:
 
 
 def inexact(x: ArrayLike) -> TracedTensor:
-    """`x` in an inexact dtype (ints and bools → float64), as numpy's float ufuncs do."""
+    """`x` in an inexact dtype (ints and bools → float64, uint8 → float32), as numpy's float
+    ufuncs do."""
     x = asarray(x)
-    return astype(x, dt.float_dtype(x.dtype))
+    return astype(x, dt.ufunc_float_dtype(x.dtype))
 
 
 def full_of(value: Any, shape: Sequence[Dim], dtype: Any) -> TracedTensor:

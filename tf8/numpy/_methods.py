@@ -64,6 +64,10 @@ _OPERATORS = {
     "__pos__": u.positive,
     "__abs__": u.absolute,
     "__invert__": u.invert,
+    "__lshift__": u.left_shift,
+    "__rlshift__": _swap(u.left_shift),
+    "__rshift__": u.right_shift,
+    "__rrshift__": _swap(u.right_shift),
     "__getitem__": ix.getitem,
 }
 

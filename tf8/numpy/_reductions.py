@@ -34,8 +34,9 @@ def _reduce(name: str, a: ArrayLike, axis: Axis, keepdims: bool, dtype: Any = No
 
 
 def _sum_dtype(x: TracedTensor) -> Any:
-    # numpy sums bools and small ints in the default integer (int64).
-    return dt.int64 if x.dtype in (dt.bool_, dt.int32) else None
+    # numpy sums bools and small ints in the default integer (int64), unsigned ones in uint64
+    # (which tf8 widens to int64).
+    return dt.int64 if x.dtype in (dt.bool_, dt.int32, *dt.UNSIGNED) else None
 
 
 def sum(a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001

@@ -306,13 +306,27 @@ def _bitwise(name: str) -> Callable[[ArrayLike, ArrayLike], TracedTensor]:
     return fn
 
 
-bitwise_and, bitwise_or = _bitwise("and"), _bitwise("or")
+bitwise_and, bitwise_or, bitwise_xor = _bitwise("and"), _bitwise("or"), _bitwise("xor")
 
 
-def bitwise_xor(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    """x ^ y as (x | y) & ~(x & y) (the catalog has no xor row)."""
-    a, b = promote(x, y)
-    return bitwise_and(bitwise_or(a, b), invert(bitwise_and(a, b)))
+def _shift(name: str, right_of: Callable[[Any], str] | None = None) -> Callable:
+    def fn(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+        a, b = promote(x, y)
+        if a.dtype not in dt.INTEGERS:
+            raise DTypeError(f"{fn.__name__} needs integer operands, got {a.dtype}")
+        row = right_of(a.dtype) if right_of else name
+        return apply1(row, broadcast_arrays(a, b))
+
+    fn.__name__ = fn.__qualname__ = name
+    return fn
+
+
+left_shift = _shift("left_shift", lambda dtype: "shift_left")
+# numpy's >> fills with the sign bit for signed integers, with zeros for unsigned ones.
+right_shift = _shift(
+    "right_shift",
+    lambda dtype: "shift_right_logical" if dtype.kind == "u" else "shift_right_arithmetic",
+)
 
 
 def invert(x: ArrayLike) -> TracedTensor:

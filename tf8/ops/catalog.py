@@ -31,12 +31,14 @@ class DTypePolicy(enum.Enum):
     SAME_FLOAT = "same-float"  # float32/float64 only
     SAME_FLOAT_OR_COMPLEX = "same-float-or-complex"
     SAME_INT_OR_BOOL = "same-int-or-bool"  # logical/bitwise rows
+    SAME_INT = "same-int"  # shifts: signed or unsigned integers
     COMPARE_TO_BOOL = "compare-to-bool"
     BOOL_SELECT = "bool-select"  # a bool predicate, then same-any operands
     COMPLEX_TO_REAL = "complex-to-real"  # real, imag, abs: complex → its real dtype
     REAL_TO_COMPLEX = "real-to-complex"  # complex(re, im)
     INDEX = "index"  # argmax/argmin: int64 result
     CONVERT = "convert"  # result dtype is the `dtype` parameter
+    BITCAST = "bitcast"  # the `dtype` parameter, of the operand's width (ints and floats)
     SHAPE = "shape"  # int64 result describing a shape
     CONSTANT = "constant"  # result dtype from the parameters
 
@@ -100,6 +102,33 @@ ROWS: tuple[Row, ...] = (
     Row("and", E, P.SAME_INT_OR_BOOL, 2, 2, doc="logical/bitwise and"),
     Row("or", E, P.SAME_INT_OR_BOOL, 2, 2, doc="logical/bitwise or"),
     Row("not", E, P.SAME_INT_OR_BOOL, 1, 1, doc="logical/bitwise not"),
+    Row("xor", E, P.SAME_INT_OR_BOOL, 2, 2, doc="logical/bitwise exclusive or"),
+    Row("shift_left", E, P.SAME_INT, 2, 2, doc="x << y (0 when y is outside [0, bits))"),
+    Row(
+        "shift_right_logical",
+        E,
+        P.SAME_INT,
+        2,
+        2,
+        doc="x >> y filling with zeros (0 when y is outside [0, bits))",
+    ),
+    Row(
+        "shift_right_arithmetic",
+        E,
+        P.SAME_INT,
+        2,
+        2,
+        doc="x >> y filling with the sign bit (y outside [0, bits) shifts by bits - 1)",
+    ),
+    Row(
+        "bitcast_convert_type",
+        E,
+        P.BITCAST,
+        1,
+        1,
+        ("dtype",),
+        doc="reinterpret the bits as `dtype` (same width)",
+    ),
     # --- analytic functions ---------------------------------------------------------------
     _unary_analytic("exp", "e**x"),
     _unary_analytic("expm1", "e**x - 1"),
@@ -118,6 +147,7 @@ ROWS: tuple[Row, ...] = (
     _unary_analytic("sqrt", "square root"),
     _unary_analytic("rsqrt", "1 / sqrt(x)"),
     Row("erf", A, P.SAME_FLOAT, 1, 1, doc="error function"),
+    Row("erf_inv", A, P.SAME_FLOAT, 1, 1, doc="inverse error function on (-1, 1)"),
     Row("logistic", A, P.SAME_FLOAT_OR_COMPLEX, 1, 1, doc="1 / (1 + e**-x)"),
     Row("floor", E, P.SAME_FLOAT, 1, 1, doc="round toward -inf"),
     Row("ceil", E, P.SAME_FLOAT, 1, 1, doc="round toward +inf"),

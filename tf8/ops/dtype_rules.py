@@ -24,6 +24,7 @@ _POLICY_DTYPES = {
     DTypePolicy.SAME_FLOAT: dt.FLOATS,
     DTypePolicy.SAME_FLOAT_OR_COMPLEX: dt.INEXACT,
     DTypePolicy.SAME_INT_OR_BOOL: (dt.bool_,) + dt.INTEGERS,
+    DTypePolicy.SAME_INT: dt.INTEGERS,
     DTypePolicy.COMPARE_TO_BOOL: dt.DTYPES,
     DTypePolicy.COMPLEX_TO_REAL: dt.NUMERIC,
     DTypePolicy.REAL_TO_COMPLEX: dt.FLOATS,
@@ -44,8 +45,10 @@ def infer_dtype(op: Primitive, avals: Sequence[Aval]) -> np.dtype:
     policy = op.row.dtype_policy
     if policy is DTypePolicy.CONVERT:
         return dt.as_dtype(op["dtype"])
+    if policy is DTypePolicy.BITCAST:
+        return _bitcast_dtype(op, avals[0].dtype)
     if policy is DTypePolicy.SHAPE or policy is DTypePolicy.INDEX:
-        if policy is DTypePolicy.INDEX and avals[0].dtype not in dt.DTYPES[1:5]:
+        if policy is DTypePolicy.INDEX and avals[0].dtype not in dt.INTEGERS + dt.FLOATS:
             raise DTypeError(f"{op.name}: dtype {avals[0].dtype} not accepted (real numbers)")
         return dt.int64
     if policy is DTypePolicy.CONSTANT:
@@ -68,6 +71,18 @@ def infer_dtype(op: Primitive, avals: Sequence[Aval]) -> np.dtype:
     if policy is DTypePolicy.REAL_TO_COMPLEX:
         return dt.complex_dtype(result)
     return result
+
+
+def _bitcast_dtype(op: Primitive, source: np.dtype) -> np.dtype:
+    """The target of a same-width bitcast between integer and float dtypes."""
+    target = dt.as_dtype(op["dtype"])
+    bit_types = dt.INTEGERS + dt.FLOATS
+    if source not in bit_types or target not in bit_types:
+        names = ", ".join(str(d) for d in bit_types)
+        raise DTypeError(f"{op.name}: {source} to {target} not accepted (accepts {names})")
+    if source.itemsize != target.itemsize:
+        raise DTypeError(f"{op.name}: {source} to {target} changes the width (same width only)")
+    return target
 
 
 # Rows whose dtype policy applies to only some operands (the rest are indices or fill values).

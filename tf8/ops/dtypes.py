@@ -1,4 +1,4 @@
-"""tf8's seven dtypes and numpy ≥ 2 (NEP 50) promotion; a dtype *is* a `numpy.dtype`."""
+"""tf8's nine dtypes and numpy ≥ 2 (NEP 50) promotion; a dtype *is* a `numpy.dtype`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import numpy as np
 from tf8.errors import DTypeError
 
 bool_ = np.dtype(np.bool_)
+uint8 = np.dtype(np.uint8)
+uint32 = np.dtype(np.uint32)
 int32 = np.dtype(np.int32)
 int64 = np.dtype(np.int64)
 float32 = np.dtype(np.float32)
@@ -16,14 +18,27 @@ float64 = np.dtype(np.float64)
 complex64 = np.dtype(np.complex64)
 complex128 = np.dtype(np.complex128)
 
-DTYPES: tuple[np.dtype, ...] = (bool_, int32, int64, float32, float64, complex64, complex128)
+DTYPES: tuple[np.dtype, ...] = (
+    bool_,
+    uint8,
+    uint32,
+    int32,
+    int64,
+    float32,
+    float64,
+    complex64,
+    complex128,
+)
 FLOATS = (float32, float64)
 COMPLEXES = (complex64, complex128)
-INTEGERS = (int32, int64)
+UNSIGNED = (uint8, uint32)  # the random bits of tf8.random, and bytes
+SIGNED = (int32, int64)
+INTEGERS = UNSIGNED + SIGNED
 NUMERIC = INTEGERS + FLOATS + COMPLEXES
 INEXACT = FLOATS + COMPLEXES
 
-# dtypes numpy may hand us that tf8 widens to one of its own (as JAX canonicalises).
+# dtypes numpy may hand us that tf8 widens to one of its own (as JAX canonicalises); uint16 and
+# uint64 become int64, as before tf8 had unsigned dtypes.
 _WIDEN = {"b": int64, "i": int64, "u": int64, "f": float32}
 
 
@@ -39,7 +54,7 @@ def as_dtype(value: Any) -> np.dtype:
 
 
 def canonical_dtype(dtype: np.dtype) -> np.dtype:
-    """Map an incoming numpy dtype onto tf8's set (uint8 → int64, float16 → float32, ...)."""
+    """Map an incoming numpy dtype onto tf8's set (int8 → int64, float16 → float32, ...)."""
     if dtype in DTYPES:
         return dtype
     widened = _WIDEN.get(dtype.kind)
@@ -65,7 +80,8 @@ def is_inexact(dtype: np.dtype) -> bool:
 
 
 def is_integer(dtype: np.dtype) -> bool:
-    return dtype.kind == "i"
+    """Signed or unsigned integer."""
+    return dtype.kind in "iu"
 
 
 def real_dtype(dtype: np.dtype) -> np.dtype:
@@ -83,6 +99,12 @@ def complex_dtype(dtype: np.dtype) -> np.dtype:
 def float_dtype(dtype: np.dtype) -> np.dtype:
     """The inexact dtype an integer or bool computation is done in (numpy: float64)."""
     return dtype if is_inexact(dtype) else float64
+
+
+def ufunc_float_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype numpy's float ufuncs (sin, exp, ...) compute `dtype` in: as `float_dtype`,
+    but uint8 goes to numpy's float16, which tf8 widens to float32."""
+    return float32 if dtype == uint8 else float_dtype(dtype)
 
 
 def result_type(*operands: Any) -> np.dtype:

@@ -119,6 +119,39 @@ def _logical(fn_bool: Callable, fn_int: Callable) -> Kernel:
     return lambda op, *xs: (fn_bool if xs[0].dtype == np.bool_ else fn_int)(*xs)
 
 
+def _bits(x: np.ndarray) -> int:
+    return x.dtype.itemsize * 8
+
+
+def _as_unsigned(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x).view(np.dtype(f"u{x.dtype.itemsize}"))
+
+
+def _shift_left(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    inside = (y >= 0) & (y < _bits(x))
+    shifted = np.left_shift(x, np.where(inside, y, 0).astype(x.dtype))
+    return np.where(inside, shifted, 0).astype(x.dtype)
+
+
+def _shift_right_logical(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    inside = (y >= 0) & (y < _bits(x))
+    unsigned = _as_unsigned(x)
+    shifted = np.right_shift(unsigned, np.where(inside, y, 0).astype(unsigned.dtype))
+    return np.where(inside, shifted, 0).astype(unsigned.dtype).view(x.dtype)
+
+
+def _shift_right_arithmetic(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    signed = np.asarray(x).view(np.dtype(f"i{x.dtype.itemsize}"))  # numpy's >> on signed
+    inside = (y >= 0) & (y < _bits(x))
+    amount = np.where(inside, y, _bits(x) - 1).astype(signed.dtype)
+    return np.asarray(np.right_shift(signed, amount), signed.dtype).view(x.dtype)
+
+
+def _bitcast_convert_type(op: Primitive, x: np.ndarray) -> np.ndarray:
+    contiguous = x if x.flags.c_contiguous else x.copy()  # a view needs contiguous bits
+    return contiguous.view(np.dtype(op["dtype"]))
+
+
 def _rsqrt(op: Primitive, x: np.ndarray) -> np.ndarray:
     return 1 / np.sqrt(x)
 
@@ -291,6 +324,11 @@ KERNELS: dict[str, Kernel] = {
     "and": _logical(np.logical_and, np.bitwise_and),
     "or": _logical(np.logical_or, np.bitwise_or),
     "not": _logical(np.logical_not, np.invert),
+    "xor": _logical(np.logical_xor, np.bitwise_xor),
+    "shift_left": _shift_left,
+    "shift_right_logical": _shift_right_logical,
+    "shift_right_arithmetic": _shift_right_arithmetic,
+    "bitcast_convert_type": _bitcast_convert_type,
     "exp": _unary(np.exp),
     "expm1": _unary(np.expm1),
     "log": _unary(np.log),
@@ -308,6 +346,7 @@ KERNELS: dict[str, Kernel] = {
     "sqrt": _unary(np.sqrt),
     "rsqrt": _rsqrt,
     "erf": lambda op, x: _scipy_special().erf(x),
+    "erf_inv": lambda op, x: _scipy_special().erfinv(x),
     "logistic": _logistic,
     "floor": _unary(np.floor),
     "ceil": _unary(np.ceil),
