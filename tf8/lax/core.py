@@ -23,7 +23,7 @@ from tf8.ops.definition import PLANS, definition, infer, remember_plan
 from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
 from tf8.ops.leaves import Bindings, merge_binding_dicts
 from tf8.ops.primitive import Aval, make_primitive
-from tf8.ops.shapes import DimExpr, is_symbolic
+from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.traced import (
     OpMeta,
     TracedTensor,
@@ -134,33 +134,40 @@ def apply1(name: str, inputs: Sequence[TracedTensor], **params: Any) -> TracedTe
 
 
 def _plan(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
-    """(kernel, output avals) for running `op` on inputs of these avals op by op (cached), or
-    False when it cannot: a size is symbolic or known only at run time, or a shape guard
-    would be left to check."""
+    """(kernel, output avals) for running `op` on inputs of these avals op by op, or False
+    when it cannot (see `_infer`)."""
+    return _infer(op, inputs)[1]
+
+
+def _infer(op: Any, inputs: Sequence[TracedTensor]) -> tuple[OpMeta, tuple | bool]:
+    """Infer `op` on the inputs' avals once: the meta a recorded key keeps, and the plan
+    eager dispatch reuses — (kernel, output avals), or False when the op cannot run op by op
+    (a size is symbolic or known only at run time, or a shape guard is left to check)."""
     guards: list = []
     avals = infer(op, [t.aval for t in inputs], guards)  # raises the op's own errors
     kernel = definition(op).kernel
-    runnable = not (guards or kernel is None or has_symbolic(avals) or has_symbolic(op.params))
-    plan = (kernel, avals) if runnable else False
+    symbolic = any(is_symbolic(a.shape) for a in avals) or has_symbolic(op.params)
+    plan = False if guards or kernel is None or symbolic else (kernel, avals)
     remember_plan((op, *[t.aval for t in inputs]), plan, op)
-    return plan
+    return (avals, tuple(guards)), plan
 
 
-def _kernel_values(op: Any, kernel: Any, values: list, count: int) -> list[np.ndarray]:
+def _run(op: Any, kernel: Any, values: list) -> Any:
+    """The kernel's result, computed with floating-point warnings off (kernels follow IEEE)."""
     token = ignore_fp_errors()
     try:
-        result = kernel(op, *values)
+        return kernel(op, *values)
     finally:
         restore_fp_errors(token)
-    results = result if count > 1 else (result,)
-    out = []
-    for r in results:
-        if type(r) is not np.ndarray:
-            r = np.asarray(r)
-        if r.flags.writeable:
-            r.flags.writeable = False  # read-only, as JAX arrays are
-        out.append(r)
-    return out
+
+
+def _frozen(value: Any) -> np.ndarray:
+    """A kernel result as a read-only array, as JAX arrays are."""
+    if type(value) is not np.ndarray:
+        value = np.asarray(value)
+    if value.flags.writeable:
+        value.flags.writeable = False
+    return value
 
 
 def _compute(
@@ -168,25 +175,21 @@ def _compute(
 ) -> list[TracedTensor]:
     """Outside transforms: the kernel's results as concrete leaves (no key, no graph)."""
     kernel, avals = plan
-    if len(avals) == 1:  # the common case, kept lean
-        token = ignore_fp_errors()
-        try:
-            value = kernel(op, *values)
-        finally:
-            restore_fp_errors(token)
-        if type(value) is not np.ndarray:
-            value = np.asarray(value)
-        if value.flags.writeable:
-            value.flags.writeable = False  # read-only, as JAX arrays are
+    token = ignore_fp_errors()  # _run inlined: this is eager dispatch's hot path
+    try:
+        result = kernel(op, *values)
+    finally:
+        restore_fp_errors(token)
+    if len(avals) == 1:
         out = TracedTensor(None, avals[0], None)
-        out._value = value
+        out._value = _frozen(result)
         outputs = [out]
     else:
         outputs = []
-        for aval, value in zip(avals, _kernel_values(op, kernel, values, len(avals))):
-            t = TracedTensor(None, aval, None)
-            t._value = value
-            outputs.append(t)
+        for aval, value in zip(avals, result):
+            out = TracedTensor(None, aval, None)
+            out._value = _frozen(value)
+            outputs.append(out)
     if inputs and inputs[0]._weak:
         _propagate_weak(inputs, outputs)
     return outputs
@@ -202,9 +205,7 @@ def _record(
     if meta is None and plan:
         meta = (plan[1], ())
     try:
-        op_key = record(
-            op, tuple([t.key for t in inputs]), meta or (lambda: _inferred_meta(op, inputs))
-        )
+        op_key = record(op, tuple([t.key for t in inputs]), meta or (lambda: _infer(op, inputs)[0]))
     except GraphError:
         infer(op, [t.aval for t in inputs])  # the op's own error names what was wrong
         raise
@@ -223,9 +224,9 @@ def _record(
             plan = _plan(op, inputs)
         if plan:  # runnable op by op: no symbolic size, no guard, a kernel
             table = _values.get()
-            results = _kernel_values(op, plan[0], [t._value for t in inputs], len(avals))
-            for out, value in zip(outputs, results):
-                out._value = value
+            result = _run(op, plan[0], [t._value for t in inputs])
+            for out, value in zip(outputs, result if len(avals) > 1 else (result,)):
+                out._value = value = _frozen(value)
                 if table is not None:
                     remember_value(table, out._key, value)
     if inputs and inputs[0]._weak:
@@ -233,28 +234,8 @@ def _record(
     return outputs
 
 
-def _inferred_meta(op: Any, inputs: Sequence[TracedTensor]) -> OpMeta:
-    """Avals and guards of a new recorded op (remembered as a plan when nothing is left to
-    check, so the next op on these avals infers nothing)."""
-    guards: list = []
-    avals = infer(op, [t.aval for t in inputs], guards)
-    kernel = definition(op).kernel
-    if not (guards or kernel is None or has_symbolic(avals) or has_symbolic(op.params)):
-        remember_plan((op, *[t.aval for t in inputs]), (kernel, avals), op)
-    return (avals, tuple(guards))
-
-
 def _propagate_weak(inputs: Sequence[TracedTensor], outputs: list[TracedTensor]) -> None:
     if inputs and all([t._weak for t in inputs]):
         kind = inputs[0].dtype.kind
         for out in outputs:
             out._weak = out.dtype.kind == kind
-
-
-def has_symbolic(value: Any) -> bool:
-    """True when avals or parameters hold a symbolic size (a DimExpr), at any depth."""
-    if isinstance(value, Aval):
-        return is_symbolic(value.shape)
-    if isinstance(value, tuple):
-        return any(has_symbolic(v) for v in value)
-    return isinstance(value, DimExpr)

@@ -38,6 +38,7 @@ __all__ = [
     "dims_equal",
     "evaluate_dim",
     "evaluate_shape",
+    "has_symbolic",
     "is_symbolic",
     "shape_str",
     "sym",
@@ -74,6 +75,15 @@ def as_shape(shape: Iterable[Any]) -> tuple[Dim, ...]:
 def evaluate_shape(shape: Iterable[Dim], env: Mapping[str, int]) -> tuple[int, ...]:
     """Each dimension of `shape` evaluated under `env`."""
     return tuple(evaluate_dim(d, env) for d in shape)
+
+
+def has_symbolic(value: Any) -> bool:
+    """Whether an op parameter (or a tuple of them, at any depth) holds a symbolic size."""
+    if isinstance(value, DimExpr):
+        return True
+    if isinstance(value, tuple):
+        return any(has_symbolic(v) for v in value)
+    return False
 
 
 def is_symbolic(shape_or_dim: Dim | Iterable[Dim]) -> bool:

@@ -27,9 +27,10 @@ import numpy as np
 from tf8.ops.kernels import ignore_fp_errors as _silence
 from tf8.ops.kernels import restore_fp_errors as _restore
 from tf8.ops.primitive import Primitive
+from tf8.ops.shapes import has_symbolic
 from tf8.runtime import regions
 from tf8.runtime.elementwise import Steps, reads_after_first_step, step_argument
-from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
+from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 from tf8.runtime.passes import last_use
 from tf8.runtime.rewrite import uniform_scalar
 

@@ -14,18 +14,9 @@ from typing import Any
 
 from tf8.compiler.program import SemanticProgram
 from tf8.ops.primitive import Aval
-from tf8.ops.shapes import DimExpr, ShapeGuard
+from tf8.ops.shapes import ShapeGuard
 
 NO_VIEWS: tuple[tuple[Any, ...], ...] = ()
-
-
-def has_symbolic(value: Any) -> bool:
-    """Whether an op parameter (or a tuple of them) holds a symbolic dimension."""
-    if isinstance(value, DimExpr):
-        return True
-    if isinstance(value, tuple):
-        return any(has_symbolic(v) for v in value)
-    return False
 
 
 @dataclass(slots=True)

@@ -18,11 +18,11 @@ from tf8.errors import CompileError, RunDTypeError, RunInputError, ShapeGuardErr
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, Primitive
-from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, shape_str
+from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, has_symbolic, shape_str
 
 from .dynamic import interpret
 from .engine import Engine, NumpyEngine
-from .exec_program import ExecProgram, has_symbolic
+from .exec_program import ExecProgram
 from .passes import DEFAULT_PASSES, Pass, PassStats, stats_table
 from .tiers import PreparedProgram
 

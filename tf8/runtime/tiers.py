@@ -16,11 +16,12 @@ from typing import Any
 import numpy as np
 
 from tf8.compiler.program import SemanticProgram
+from tf8.ops.shapes import has_symbolic
 
 from .codegen import generate
 from .dynamic import run_time_symbols
 from .engine import Engine
-from .exec_program import ExecProgram, has_symbolic, lower
+from .exec_program import ExecProgram, lower
 from .passes import Pass, PassStats, run_passes
 
 # Elements written by all instructions together from which a first run is optimised at once.

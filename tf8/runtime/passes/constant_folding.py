@@ -20,8 +20,8 @@ import numpy as np
 
 from tf8.ops.definition import definition
 from tf8.ops.primitive import Aval, Primitive
-from tf8.ops.shapes import is_symbolic
-from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
+from tf8.ops.shapes import has_symbolic, is_symbolic
+from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 
 NAME = "constant_folding"
 MAX_FOLDED_ELEMENTS = 100_000

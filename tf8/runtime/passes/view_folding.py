@@ -15,7 +15,8 @@ from typing import Any
 
 from tf8.ops.catalog import Category
 from tf8.ops.definition import definition
-from tf8.runtime.exec_program import ExecInstruction, ExecProgram, has_symbolic
+from tf8.ops.shapes import has_symbolic
+from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 
 NAME = "view_folding"
 VIEW_OPS = frozenset({"transpose", "reshape", "broadcast_in_dim", "slice"})
