@@ -281,11 +281,16 @@ class TracedTensor:
             self._key = None  # a leaf from now on, made when a graph needs its key
             self._bindings_ = None
 
+    def _differentiated_by(self) -> str | None:
+        """The argument this value depends on, if a transform differentiates it (ints: None)."""
+        argument = differentiated_argument(self)
+        return argument if argument is not None and dt.is_inexact(self.dtype) else None
+
     def _refuse_if_differentiated(self, what: str, error: type = ConcretizationError) -> None:
         """JAX's rule: converting a value being differentiated to a Python number or numpy
-        array would silently drop its derivative (integers and bools carry none)."""
-        argument = differentiated_argument(self)
-        if argument is not None and dt.is_inexact(self.dtype):
+        array would silently drop its derivative."""
+        argument = self._differentiated_by()
+        if argument is not None:
             raise error(
                 f"{what} of a traced value ({self.aval}) that is being differentiated (it "
                 f"depends on {argument}) would silently drop its derivative; use tf8.numpy "
@@ -346,14 +351,14 @@ class TracedTensor:
     def __repr__(self) -> str:
         if self._unbound:
             return f"TracedTensor<{self.aval}, traced>"
-        argument = differentiated_argument(self)
-        if argument is not None and dt.is_inexact(self.dtype):
+        argument = self._differentiated_by()
+        if argument is not None:
             return f"TracedTensor<{self.aval}, differentiated: depends on {argument}>"
         body = np.array2string(np.asarray(self), separator=", ", prefix="TracedTensor(")
         return f"TracedTensor({body}, dtype={self.dtype})"
 
     def __str__(self) -> str:
-        if self._unbound or (differentiated_argument(self) and dt.is_inexact(self.dtype)):
+        if self._unbound or self._differentiated_by() is not None:
             return repr(self)
         return str(np.asarray(self))
 

@@ -3,30 +3,13 @@ through `definition(op)` — the same completeness check the catalog rows get.""
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import pytest
+from family_classes import family_classes
 
-import tf8.ops.extension as extension
 from tf8.ad.linearize import JVP, TRANSPOSE
-from tf8.ops.extension import ExtensionOp
 from tf8.ops.extension.kernels import FAMILY_KERNELS
 
-
-def _family_classes() -> list[type]:
-    for info in pkgutil.walk_packages(extension.__path__, extension.__name__ + "."):
-        importlib.import_module(info.name)
-    found, stack = [], list(ExtensionOp.__subclasses__())
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        if cls.__module__.startswith("tf8.ops.extension") and "name" in cls.__dict__:
-            found.append(cls)
-    return sorted(set(found), key=lambda c: c.__name__)
-
-
-CLASSES = _family_classes()
+CLASSES = family_classes()
 
 
 def test_the_family_classes_are_found():

@@ -9,25 +9,21 @@ rule.
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import numpy as np
 import pytest
 from ad_cases import ADMITTED, DIFFERENTIABLE, F64, GENERATORS, draw_call
 from catalog_cases import Draw
+from family_classes import family_classes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import tf8
 import tf8.numpy as tnp
-import tf8.ops.extension as extension
 from tf8.ad import custom
 from tf8.ad.batching import BATCHING
 from tf8.lax.core import apply1
 from tf8.ops.catalog import ROWS
-from tf8.ops.extension import ExtensionOp
 
 FEW = settings(max_examples=max(2, settings.default.max_examples // 5))
 SHAPES = hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3)
@@ -41,25 +37,13 @@ NEVER_BATCHED = {("dynamic_truncate", 1)}
 # --- coverage ----------------------------------------------------------------------------------
 
 
-def _family_classes() -> list[type]:
-    for info in pkgutil.walk_packages(extension.__path__, extension.__name__ + "."):
-        importlib.import_module(info.name)
-    found, stack = [], list(ExtensionOp.__subclasses__())
-    while stack:
-        cls = stack.pop()
-        stack.extend(cls.__subclasses__())
-        if cls.__module__.startswith(("tf8.ops.extension", "tf8.ad")) and "name" in cls.__dict__:
-            found.append(cls)
-    return sorted(set(found), key=lambda c: c.__name__)
-
-
 def test_every_row_has_a_batching_rule():
     missing = [row.name for row in ROWS if row.name not in BATCHING]
     assert not missing, f"catalog rows without a batching rule: {missing}"
 
 
 def test_every_family_class_has_a_batching_rule():
-    classes = _family_classes()
+    classes = family_classes(("tf8.ops.extension", "tf8.ad"))
     assert {custom.StopGradient, custom._JvpMarker, custom._VjpMarker} <= set(classes)
     missing = [cls.__name__ for cls in classes if cls not in BATCHING]
     assert not missing, f"extension families without a batching rule: {missing}"

@@ -68,9 +68,18 @@ def interpret(
             if pending:
                 pending = _check_ready(pending, env)
     inputs = [slots[i] for i in range(program.n_inputs)]
-    results = []
-    for s in program.output_slots:
-        out = slots[s]
-        fresh = out.flags.owndata and out.flags.writeable and not any(out is i for i in inputs)
-        results.append(out if fresh and not any(out is r for r in results) else np.array(out))
-    return results
+    return fresh_outputs([slots[s] for s in program.output_slots], inputs)
+
+
+def fresh_outputs(results: list[Any], inputs: Sequence[Any]) -> list[np.ndarray]:
+    """Outputs as arrays the caller owns: never an input, a view, or one array twice."""
+    fresh: list[np.ndarray] = []
+    for out in results:
+        if not isinstance(out, np.ndarray):
+            fresh.append(np.asarray(out))  # a numpy scalar: a new 0-d array
+            continue
+        owned = out.flags.owndata and out.flags.writeable
+        if not owned or any(out is i for i in inputs) or any(out is r for r in fresh):
+            out = np.array(out)
+        fresh.append(out)
+    return fresh

@@ -19,7 +19,7 @@ from tf8.compiler.program import SemanticProgram
 from tf8.ops.shapes import has_symbolic
 
 from .codegen import generate
-from .dynamic import run_time_symbols
+from .dynamic import fresh_outputs, run_time_symbols
 from .engine import Engine
 from .exec_program import ExecProgram, lower
 from .passes import Pass, PassStats, run_passes
@@ -64,24 +64,9 @@ def lean_function(program: ExecProgram, engine: Engine) -> RunFn:
                         slots[s] = r
                 for s in free:
                     slots[s] = None
-        return _fresh_outputs([slots[s] for s in outputs], slots[: len(values)])
+        return fresh_outputs([slots[s] for s in outputs], slots[: len(values)])
 
     return run
-
-
-def _fresh_outputs(results: list[Any], inputs: Sequence[Any]) -> list[np.ndarray]:
-    """Outputs as arrays the caller owns: never an input, a view, or one array twice."""
-    fresh: list[np.ndarray] = []
-    for out in results:
-        if not isinstance(out, np.ndarray):
-            fresh.append(np.asarray(out))  # a numpy scalar: a new 0-d array
-            continue
-        array = out
-        owned = array.flags.owndata and array.flags.writeable
-        if not owned or any(array is i for i in inputs) or any(array is r for r in fresh):
-            array = np.array(array)
-        fresh.append(array)
-    return fresh
 
 
 class PreparedProgram:

@@ -139,31 +139,43 @@ def scan_transpose(op: Scan, operands, linear, ct) -> list[Tangent]:
     return out
 
 
+def _transposed_body(
+    body: ClosedProgram, operands: Sequence, lin: list[int], nl: list[int], present: list[int]
+):
+    """The transpose of a sub-program's linear part, as a function to trace: its arguments
+    are the residual (non-linear) operands, then the present output cotangents; it returns
+    one cotangent per linear operand. The primal part is recomputed inside it."""
+
+    def fun(args: list) -> list:
+        full: list = [None] * len(operands)
+        for i, a in zip(nl, args):
+            full[i] = a
+        leaves = [fresh_leaf(operands[i], "tangent", bind=False) for i in lin]
+        for i, leaf in zip(lin, leaves):
+            full[i] = leaf
+        outs = call(body, full)
+        got = _transpose([outs[j] for j in present], leaves, list(args[len(nl) :]))
+        return [materialize(g, operands[i].aval) for g, i in zip(got, lin)]
+
+    return fun
+
+
+def _split(linear: Sequence[bool], cts: list[Tangent]) -> tuple[list[int], list[int], list[int]]:
+    """(linear operand positions, residual positions, positions of present cotangents)."""
+    lin = [i for i, is_linear in enumerate(linear) if is_linear]
+    nl = [i for i, is_linear in enumerate(linear) if not is_linear]
+    return lin, nl, [j for j, c in enumerate(cts) if c is not None]
+
+
 def cond_transpose(op: Cond, operands, linear, ct) -> list[Tangent]:
     if linear[0]:
         raise DifferentiationError("cond: the branch index cannot be linear")
     ops = list(operands[1:])
     cts = _cts(ct)
-    present = [j for j, c in enumerate(cts) if c is not None]
-    nl = [i for i in range(len(ops)) if not linear[1 + i]]
-    lin = [i for i in range(len(ops)) if linear[1 + i]]
+    lin, nl, present = _split(linear[1:], cts)
     avals = [ops[i].aval for i in nl] + [cts[j].aval for j in present]  # type: ignore[union-attr]
-
-    def branch_transpose(branch: ClosedProgram):
-        def fun(args: list) -> list:
-            full: list = [None] * len(ops)
-            for i, a in zip(nl, args):
-                full[i] = a
-            leaves = [fresh_leaf(ops[i], "tangent", bind=False) for i in lin]
-            for i, leaf in zip(lin, leaves):
-                full[i] = leaf
-            outs = call(branch, full)
-            got = _transpose([outs[j] for j in present], leaves, list(args[len(nl) :]))
-            return [materialize(g, ops[i].aval) for g, i in zip(got, lin)]
-
-        return fun
-
-    programs, captures = trace_many([branch_transpose(b) for b in op.branches], avals)
+    bodies = [_transposed_body(b, ops, lin, nl, present) for b in op.branches]
+    programs, captures = trace_many(bodies, avals)
     results = apply(
         Cond(programs), [operands[0], *captures, *[ops[i] for i in nl], *[cts[j] for j in present]]
     )
@@ -185,23 +197,10 @@ def while_transpose(op: While, operands, linear, ct) -> list[Tangent]:
 def checkpoint_transpose(op: Checkpoint, operands, linear, ct) -> list[Tangent]:
     body, _, prevent_cse = op.payload
     cts = _cts(ct)
-    present = [j for j, c in enumerate(cts) if c is not None]
-    nl = [i for i, is_linear in enumerate(linear) if not is_linear]
-    lin = [i for i, is_linear in enumerate(linear) if is_linear]
-
-    def fun(args: list) -> list:
-        full: list = [None] * len(operands)
-        for i, a in zip(nl, args):
-            full[i] = a
-        leaves = [fresh_leaf(operands[i], "tangent", bind=False) for i in lin]
-        for i, leaf in zip(lin, leaves):
-            full[i] = leaf
-        outs = call(body, full)  # the primal part is recomputed here, in the backward pass
-        got = _transpose([outs[j] for j in present], leaves, list(args[len(nl) :]))
-        return [materialize(g, operands[i].aval) for g, i in zip(got, lin)]
-
+    lin, nl, present = _split(linear, cts)
     avals = [operands[i].aval for i in nl] + [cts[j].aval for j in present]  # type: ignore[union-attr]
-    program, captures = trace_flat(fun, avals)
+    # The body runs again in the backward pass: its intermediates are never kept.
+    program, captures = trace_flat(_transposed_body(body, operands, lin, nl, present), avals)
     results = apply(
         Checkpoint(program, 0, prevent_cse),
         [*captures, *[operands[i] for i in nl], *[cts[j] for j in present]],
