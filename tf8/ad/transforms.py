@@ -16,10 +16,11 @@ from tf8 import tree
 from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal
-from tf8.traced import TracedTensor, transform_scope, value_scope
+from tf8.traced import NeedGraph, TracedTensor, in_transform, transform_scope, value_scope
 
 from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
 from .linearize import jvp_graph, transpose_graph
+from .tape import concrete_outputs, filled, finished, run_on_tape, tape_ready
 
 
 def shapes_match(a: Sequence[Any], b: Sequence[Any]) -> bool:
@@ -104,6 +105,11 @@ def value_and_grad(
     nums = (argnums,) if single else tuple(argnums)
 
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
+        if tape_ready(args, nums, holomorphic):
+            try:
+                return _tape_value_and_grad(fun, args, kwargs, nums, has_aux, single)
+            except NeedGraph:
+                pass  # the graph path handles what the tape cannot
         arguments, out, defs = _trace(fun, args, kwargs, nums)
         out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
         out = as_traced(out)
@@ -127,6 +133,26 @@ def value_and_grad(
         return value, g
 
     return value_and_grad_f
+
+
+def _tape_value_and_grad(
+    fun: Callable, args: tuple, kwargs: dict, nums: Sequence[int], has_aux: bool, single: bool
+) -> Any:
+    """value_and_grad op by op on a tape (tf8.ad.tape), as the graph path returns it."""
+    tape, leaves, out, defs = run_on_tape(fun, args, kwargs, nums, "grad")
+    out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
+    out = as_traced(out)
+    check_differentiable(leaves, "grad")
+    _check_scalar_output(out, "grad", False)
+    seed = np.ones((), dtype=out.dtype)
+    cts = tape.backward([out], [seed], leaves)
+    value, *grads = finished([*concrete_outputs([out]), *filled(leaves, cts)])
+    per_arg = _unflatten_per_arg(defs, grads)
+    g = per_arg[0] if single else tuple(per_arg)
+    if has_aux:
+        aux_values = finished(concrete_outputs(aux_leaves))
+        return (value, tree.tree_unflatten(aux_def, aux_values)), g
+    return value, g
 
 
 def grad(
@@ -217,6 +243,49 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
+    nums = tuple(range(len(primals)))
+    if tape_ready(primals, nums):
+        try:
+            return _tape_vjp(fun, primals, has_aux)
+        except NeedGraph:
+            pass  # the graph path handles what the tape cannot
+    return graph_vjp(fun, *primals, has_aux=has_aux)
+
+
+def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool) -> tuple[Any, ...]:
+    """vjp op by op on a tape; its vjp_fun runs the tape backward (or, called inside another
+    transform or on traced cotangents, the graph path's vjp_fun)."""
+    tape, leaves, out, defs = run_on_tape(fun, primals, {}, tuple(range(len(primals))), "vjp")
+    out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
+    aux_out = None
+    if has_aux:
+        aux_out = tree.tree_unflatten(aux_def, finished(concrete_outputs(aux_leaves)))
+    outs, out_def = _flat_outputs(out)
+    check_differentiable(leaves, "vjp")
+    primal_out = tree.tree_unflatten(out_def, finished(concrete_outputs(outs)))
+
+    def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
+        ct_leaves, ct_def = tree.tree_flatten(cotangent)
+        if ct_def != out_def:
+            raise TreeStructureError(
+                f"vjp: cotangent structure {ct_def} does not match output {out_def}"
+            )
+        cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
+        if in_transform() or any(c._value is None for c in cts):
+            return graph_vjp(fun, *primals)[1](cotangent)
+        for o, c in zip(outs, cts):
+            if o.shape != c.shape:
+                raise ShapeError(
+                    f"vjp: cotangent shape {c.shape} does not match output shape {o.shape}"
+                )
+        found = tape.backward(outs, [c._value for c in cts], leaves)
+        return tuple(_unflatten_per_arg(defs, finished(filled(leaves, found))))
+
+    return (primal_out, vjp_fun, aux_out) if has_aux else (primal_out, vjp_fun)
+
+
+def graph_vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """vjp on the graph path: trace, linearize, transpose."""
     arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))), "vjp")
     out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
     aux_out = tree.tree_unflatten(aux_def, arguments.finish(aux_leaves)) if has_aux else None

@@ -29,7 +29,9 @@ from tf8.traced import (
     TracedTensor,
     _differentiated,
     _linear,
+    _refuse_tape,
     _symbolic,
+    _tape,
     _transform_depth,
     _values,
     remember_value,
@@ -53,6 +55,7 @@ def record(
     role is Linearized when a linear scope holds one of `keys` (its outputs then join the
     scope), and its outputs join the differentiated set when an input is in it. `meta` (or
     `meta()`) gives the avals and guards when the key is new."""
+    _refuse_tape(f"recording {op}")
     role = PRIMARY
     linear = _linear.get()
     if linear:
@@ -89,16 +92,37 @@ def apply(
         if v is None:
             concrete = False
             break
-    if concrete and not _symbolic.get() and (not _transform_depth.get() or _constant(inputs)):
-        try:
-            plan = PLANS.get((op, *[t.aval for t in inputs]))
-        except TypeError:  # an unhashable parameter somewhere
-            plan = False
-        if plan is None:
-            plan = _plan(op, inputs)
-        if plan:
-            return _compute(op, inputs, values, plan)
+    if concrete and not _symbolic.get():
+        if not _transform_depth.get():
+            plan = _planned(op, inputs)
+            if plan:
+                return _compute(op, inputs, values, plan)
+        elif (tape := _tape.get()) is not None:
+            plan = _planned(op, inputs)
+            if not plan:
+                _refuse_tape(f"{op} cannot run op by op")
+            outputs = _compute(op, inputs, values, plan)
+            for t in inputs:
+                if t._node is not None:
+                    tape.record(op, inputs, outputs, t._node)
+                    break
+            return outputs
+        elif _constant(inputs):
+            plan = _planned(op, inputs)
+            if plan:
+                return _compute(op, inputs, values, plan)
     return _record(op, inputs, meta, concrete and not _symbolic.get())
+
+
+def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
+    """The cached plan of `op` on these inputs' avals (see `_infer`), made when new."""
+    try:
+        plan = PLANS.get((op, *[t.aval for t in inputs]))
+    except TypeError:  # an unhashable parameter somewhere
+        plan = False
+    if plan is None:
+        plan = _plan(op, inputs)
+    return plan
 
 
 def _constant(inputs: Sequence[TracedTensor]) -> bool:
@@ -118,7 +142,7 @@ def _constant(inputs: Sequence[TracedTensor]) -> bool:
 
 def eager_now() -> bool:
     """True when ops on concrete values run at once (outside every transform, not recording)."""
-    return _transform_depth.get() == 0 and not _symbolic.get()
+    return (_transform_depth.get() == 0 or _tape.get() is not None) and not _symbolic.get()
 
 
 def concrete(value: np.ndarray, aval: Aval) -> TracedTensor:
