@@ -14,7 +14,7 @@ import tf8
 import tf8.numpy as tnp
 from tf8.ad import tape as tape_module
 from tf8.ad import transforms
-from tf8.errors import ConcretizationError
+from tf8.errors import ConcretizationError, DifferentiationError
 
 MATRIX = np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.3], [-0.6, 0.2, 0.1]])
 
@@ -261,3 +261,47 @@ def test_tape_grad_cost_is_linear_in_the_number_of_ops():
 
     short, long = best(400), best(3200)
     assert long / short < 24.0, f"8x the ops cost {long / short:.1f}x (linear: ~8x)"
+
+
+# --- forward mode op by op ------------------------------------------------------------------------
+
+
+@given(steps=programs, seed=st.integers(0, 2**16), f32=st.booleans())
+def test_forward_tangents_match_the_graph_path(steps, seed, f32):
+    rng = np.random.default_rng(seed)
+    x, t = rng.uniform(-1.0, 1.0, (2, 4, 3))
+    x, t = (x.astype(np.float32), t.astype(np.float32)) if f32 else (x, t)
+    f = build(steps)
+    value, tangent = tf8.jvp(f, (x,), (t,))
+    value_graph, tangent_graph = _graph(tf8.jvp, f, (x,), (t,))
+    assert np.asarray(tangent).dtype == np.asarray(tangent_graph).dtype == np.asarray(value).dtype
+    tol = 1e-4 if f32 else 1e-10
+    np.testing.assert_allclose(value, value_graph, rtol=tol)
+    np.testing.assert_allclose(tangent, tangent_graph, rtol=tol, atol=tol)
+
+
+def test_forward_mode_runs_without_the_graph_path(monkeypatch):
+    def no_graph(*args, **kwargs):
+        raise AssertionError("the graph path ran")
+
+    monkeypatch.setattr(transforms, "_trace", no_graph)
+    x, t = np.linspace(0.1, 1.0, 5), np.linspace(1.0, 2.0, 5)
+    value, tangent = tf8.jvp(lambda a: (tnp.sin(a) * a, tnp.sum(a)), (x,), (t,))
+    np.testing.assert_allclose(value[0], np.sin(x) * x, rtol=1e-12)
+    np.testing.assert_allclose(tangent[0], (np.cos(x) * x + np.sin(x)) * t, rtol=1e-12)
+    np.testing.assert_allclose(tangent[1], t.sum(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_forward_mode_where_the_tape_cannot_follow(name):
+    f, _ = CASES[name]
+    x = np.array([0.3, -0.2, 0.5, 0.1, 0.4, 0.7])
+    t = np.linspace(-1.0, 1.0, 6)
+    if name == "custom_vjp":  # as in JAX, on both paths
+        for run in (tf8.jvp, lambda *a: _graph(tf8.jvp, *a)):
+            with pytest.raises(DifferentiationError, match="custom_vjp"):
+                run(f, (x,), (t,))
+        return
+    _, tangent = tf8.jvp(f, (x,), (t,))
+    _, expected = _graph(tf8.jvp, f, (x,), (t,))
+    np.testing.assert_allclose(tangent, expected, rtol=1e-12)

@@ -118,12 +118,19 @@ def tape_ready(args: Sequence[Any], argnums: Sequence[int], holomorphic: bool = 
 
 
 def run_on_tape(
-    fun: Callable, args: Sequence[Any], kwargs: dict, argnums: Sequence[int], what: str
-) -> tuple[Tape, list[TracedTensor], Any, list]:
+    fun: Callable,
+    args: Sequence[Any],
+    kwargs: dict,
+    argnums: Sequence[int],
+    what: str,
+    tape: Any = None,
+    tangents: Sequence[TracedTensor] | None = None,
+) -> tuple[Any, list[TracedTensor], Any, list]:
     """Run `fun` with the argnums arguments' leaves replaced by taped concrete leaves:
-    (tape, those leaves, the output, each argument's (treedef, leaf count))."""
+    (tape, those leaves, the output, each argument's (treedef, leaf count)). `tape` is a new
+    `Tape` by default; forward mode passes its own and each leaf's tangent."""
     argnums = [i % len(args) for i in argnums]
-    tape = Tape()
+    tape = Tape() if tape is None else tape
     name = getattr(fun, "__name__", "f")
     leaves: list[TracedTensor] = []
     defs = []
@@ -136,7 +143,10 @@ def run_on_tape(
             leaf = TracedTensor(None, original.aval, None)
             leaf._value = original._value
             part = f" (leaf {j} of its pytree)" if treedef.num_leaves > 1 else ""
-            leaf._node = (tape, f"argument {i} of {what}({name}){part}")
+            node = (tape, f"argument {i} of {what}({name}){part}")
+            if tangents is not None:
+                node = (*node, tangents[len(leaves) + j])
+            leaf._node = node
             taped.append(leaf)
         leaves.extend(taped)
         defs.append((treedef, len(taped)))

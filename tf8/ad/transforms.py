@@ -19,6 +19,7 @@ from tf8.ops.shapes import dims_equal
 from tf8.traced import NeedGraph, TracedTensor, in_transform, transform_scope, value_scope
 
 from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
+from .forward import ForwardTape
 from .linearize import jvp_graph, transpose_graph
 from .tape import concrete_outputs, filled, finished, run_on_tape, tape_ready
 
@@ -191,7 +192,13 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
         raise TypeError("jvp takes primals and tangents as tuples or lists of arguments")
     if len(primals) != len(tangents):
         raise TreeStructureError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
-    arguments, out, defs = _trace(fun, tuple(primals), {}, tuple(range(len(primals))), "jvp")
+    nums = tuple(range(len(primals)))
+    if tape_ready(primals, nums):
+        try:
+            return _forward_jvp(fun, tuple(primals), tangents)
+        except NeedGraph:
+            pass  # the graph path handles what the tape cannot
+    arguments, out, defs = _trace(fun, tuple(primals), {}, nums, "jvp")
     t_flat = tree.tree_leaves(list(tangents))
     if len(t_flat) != len(arguments.leaves):
         raise TreeStructureError("jvp: tangents do not have the structure of primals")
@@ -205,6 +212,31 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
     finished = arguments.finish([*outs, *tangents_out])
     n = len(outs)
     return tree.tree_unflatten(out_def, finished[:n]), tree.tree_unflatten(out_def, finished[n:])
+
+
+def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tuple[Any, Any]:
+    """jvp op by op (tf8.ad.forward): tangents computed beside the values as ops run."""
+    p_flat = [as_traced(p) for p in tree.tree_leaves(list(primals))]
+    t_flat = tree.tree_leaves(list(tangents))
+    if len(t_flat) != len(p_flat):
+        raise TreeStructureError("jvp: tangents do not have the structure of primals")
+    given = [_like_dtype(t, p.dtype, "jvp tangent") for t, p in zip(t_flat, p_flat)]
+    for p, t in zip(p_flat, given):
+        if not shapes_match(p.shape, t.shape):
+            raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
+        if t._value is None:
+            raise NeedGraph("a traced tangent")
+    nums = tuple(range(len(primals)))
+    forward = ForwardTape()
+    _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, given)
+    outs, out_def = _flat_outputs(out)
+    out_tangents = []
+    for o in outs:
+        t = forward.tangent(o)
+        out_tangents.append(np.zeros(o.shape, o.dtype) if t is None else t._value)
+    values = finished([*concrete_outputs(outs), *out_tangents])
+    n = len(outs)
+    return tree.tree_unflatten(out_def, values[:n]), tree.tree_unflatten(out_def, values[n:])
 
 
 def _like_dtype(value: Any, dtype: np.dtype, what: str) -> TracedTensor:
