@@ -31,7 +31,7 @@ from tf8.errors import (
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, concrete_array
-from tf8.ops.primitive import Aval
+from tf8.ops.primitive import Aval, aval_of
 from tf8.ops.shapes import Dim, as_dim
 
 _uids = itertools.count(1)
@@ -421,7 +421,7 @@ def tensor(array: Any, name: str | None = None) -> TracedTensor:
         value = value.copy()
     if value.flags.writeable:
         value.flags.writeable = False
-    return _leaf(value, Aval(value.shape, value.dtype), name, "tensor")
+    return _leaf(value, aval_of(value.shape, value.dtype), name, "tensor")
 
 
 def placeholder(

@@ -17,7 +17,7 @@ from tf8.errors import AxisError, DTypeError, ShapeError, UnsupportedOperationEr
 from tf8.lax.core import apply1, concrete, eager_now
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import concrete_array
-from tf8.ops.primitive import Aval, ConstantValue
+from tf8.ops.primitive import ConstantValue, aval_of
 from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
 from tf8.traced import TracedTensor
 
@@ -50,7 +50,7 @@ def constant(value: ArrayLike, dtype: Any = None) -> TracedTensor:
     if eager_now():  # op by op a constant is its value (a copy, as JAX and ConstantValue make)
         array = np.array(array, copy=True)
         array.flags.writeable = False
-        return concrete(array, Aval(array.shape, array.dtype))
+        return concrete(array, aval_of(array.shape, array.dtype))
     return apply1("constant", [], value=ConstantValue(array))
 
 
