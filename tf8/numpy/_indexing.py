@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, IndexingError, UnsupportedOperationError
-from tf8.lax.core import apply1
+from tf8.lax.core import apply1, concrete, eager_now
 from tf8.ops import dtypes as dt
 from tf8.ops.gather import take_params
+from tf8.ops.primitive import aval_of
 from tf8.ops.shapes import Dim, shape_str
 from tf8.traced import TracedTensor
 
@@ -87,6 +88,21 @@ def expand_ellipsis(items: list[Any], ndim: int) -> list[Any]:
 
 def getitem(x: Any, index: Any) -> TracedTensor:
     """numpy's `x[index]` on a traced value."""
+    if (
+        type(index) is int
+        and type(x) is TracedTensor
+        and x._value is not None
+        and x._node is None
+        and x.aval.shape
+        and type(x.aval.shape[0]) is int
+        and -x.aval.shape[0] <= index < x.aval.shape[0]
+        and eager_now()
+    ):  # op by op, an integer index is numpy's (a view of a read-only array)
+        value = np.asarray(x._value[index])
+        value.flags.writeable = False
+        out = concrete(value, aval_of(value.shape, value.dtype))
+        out._weak = x._weak
+        return out
     x = asarray(x)
     items = _items(index)
     if all(_is_basic(i) for i in items):
