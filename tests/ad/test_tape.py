@@ -305,3 +305,15 @@ def test_forward_mode_where_the_tape_cannot_follow(name):
     _, tangent = tf8.jvp(f, (x,), (t,))
     _, expected = _graph(tf8.jvp, f, (x,), (t,))
     np.testing.assert_allclose(tangent, expected, rtol=1e-12)
+
+
+def test_an_integer_primal_carries_no_tangent_on_either_path():
+    def f(x, n):
+        return x * n.astype(np.float64) + tnp.sum(n)
+
+    args = (np.array([1.0, 2.0]), np.array([3, 4]))
+    tangents = (np.array([1.0, 1.0]), np.array([5, 5]))
+    _, tangent = tf8.jvp(f, args, tangents)
+    _, expected = _graph(tf8.jvp, f, args, tangents)
+    np.testing.assert_array_equal(tangent, expected)
+    np.testing.assert_array_equal(tangent, [3.0, 4.0])

@@ -228,7 +228,9 @@ def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tupl
             raise NeedGraph("a traced tangent")
     nums = tuple(range(len(primals)))
     forward = ForwardTape()
-    _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, given)
+    # an integer primal carries no tangent (as on the graph path)
+    carried = [t if dt.is_inexact(p.dtype) else None for p, t in zip(p_flat, given)]
+    _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, carried)
     outs, out_def = _flat_outputs(out)
     out_tangents = []
     for o in outs:
