@@ -72,11 +72,12 @@ class NeedGraph(BaseException):  # noqa: N818 - a signal, not an error users see
     code does not swallow it (the tape is marked as well, in case something does)."""
 
 
-def _refuse_tape(what: str) -> None:
+def _refuse_tape(what: str, op: Any = None) -> None:
+    """Under a tape, give up (`what`, with `op` named when given): see NeedGraph."""
     tape = _tape.get()
     if tape is not None:
-        tape.failed = what
-        raise NeedGraph(what)
+        tape.failed = what if op is None else f"{what} {op}"
+        raise NeedGraph(tape.failed)
 
 
 def remember_value(table: dict, key: ValueKey, value: np.ndarray) -> None:

@@ -57,7 +57,7 @@ def record(
     role is Linearized when a linear scope holds one of `keys` (its outputs then join the
     scope), and its outputs join the differentiated set when an input is in it. `meta` (or
     `meta()`) gives the avals and guards when the key is new."""
-    _refuse_tape(f"recording {op}")
+    _refuse_tape("recording", op)
     role = PRIMARY
     linear = _linear.get()
     if linear:
@@ -102,7 +102,7 @@ def apply(
         elif (tape := _tape.get()) is not None:
             plan = _planned(op, inputs)
             if not plan:
-                _refuse_tape(f"{op} cannot run op by op")
+                _refuse_tape("no plan to run op by op for", op)
             outputs = _compute(op, inputs, values, plan)
             for t in inputs:
                 if t._node is not None:
