@@ -8,17 +8,6 @@ from __future__ import annotations
 
 from tf8 import fft
 from tf8.lax.einsum import einsum
-from tf8.ops.dtypes import (
-    bool_,
-    complex64,
-    complex128,
-    float32,
-    float64,
-    int32,
-    int64,
-    uint8,
-    uint32,
-)
 
 from . import _methods, linalg
 from ._along import cross, take_along_axis
@@ -123,6 +112,39 @@ from ._reductions import (
     sum,
     var,
 )
+from ._scalar_types import (
+    bool_,
+    can_cast,
+    cdouble,
+    complex64,
+    complex128,
+    complex_,
+    complexfloating,
+    csingle,
+    double,
+    dtype,
+    finfo,
+    float32,
+    float64,
+    float_,
+    floating,
+    generic,
+    iinfo,
+    inexact,
+    int32,
+    int64,
+    int_,
+    integer,
+    issubdtype,
+    ndarray,
+    number,
+    promote_types,
+    signedinteger,
+    single,
+    uint8,
+    uint32,
+    unsignedinteger,
+)
 from ._shape import (
     atleast_1d,
     atleast_2d,
@@ -226,7 +248,7 @@ __all__ = sorted(
     if not name.startswith("_")
     and callable(value)
     and not isinstance(value, type)
-    and name not in ("annotations", "divmod_")
+    and name not in ("annotations", "divmod_", "can_cast", "issubdtype")
 )
 
 _methods.install()
