@@ -42,6 +42,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._cumulative import cumlogsumexp, cummax, cummin
 from ._indexing import take
 from ._joining import (
     array_split,
@@ -87,6 +88,7 @@ from ._math import (
     sinc,
 )
 from ._matrix import diag, diagflat, diagonal, trace, tril, triu
+from ._nonzero import argwhere, compress, extract, flatnonzero, nonzero
 from ._pad import pad
 from ._rearrange import diff, flip, fliplr, flipud, repeat, roll, rot90, tile
 from ._reductions import (
