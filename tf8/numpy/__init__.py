@@ -43,6 +43,18 @@ from ._creation import (
     zeros_like,
 )
 from ._cumulative import cumlogsumexp, cummax, cummin
+from ._index_tricks import (
+    c_,
+    diag_indices,
+    diag_indices_from,
+    einsum_path,
+    ix_,
+    r_,
+    tril_indices,
+    tril_indices_from,
+    triu_indices,
+    triu_indices_from,
+)
 from ._indexing import take
 from ._joining import (
     array_split,
@@ -55,6 +67,16 @@ from ._joining import (
     split,
     vsplit,
     vstack,
+)
+from ._long_tail import (
+    append,
+    convolve,
+    correlate,
+    gradient,
+    histogram,
+    interp,
+    rollaxis,
+    select,
 )
 from ._math import (
     allclose,

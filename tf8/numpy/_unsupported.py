@@ -33,7 +33,6 @@ REASONS: dict[str, str] = {
     "unique_inverse": _DATA_SHAPE,
     "unique_all": _DATA_SHAPE,
     "trim_zeros": _DATA_SHAPE,
-    "histogram": _DATA_SHAPE + " (bin edges) and there is no sort primitive",
     "bincount": _DATA_SHAPE,
     "put": _IN_PLACE,
     "place": _IN_PLACE,
