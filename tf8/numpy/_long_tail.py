@@ -156,12 +156,16 @@ def _zeros(count: int, like: TracedTensor) -> TracedTensor:
     return full_of(0, (count,), like.dtype)
 
 
-def _mode_cut(full: TracedTensor, n: int, m: int, mode: str, name: str) -> TracedTensor:
+def _mode_cut(
+    full: TracedTensor, n: int, m: int, mode: str, name: str, late: bool = False
+) -> TracedTensor:
+    """The 'same' or 'valid' part of a full result; `late` rounds an odd 'same' margin up
+    (numpy's correlate of a shorter a computes the swapped correlation, reversed)."""
     if mode == "full":
         return full
     if mode == "same":
         size = builtins.max(n, m)
-        start = (n + m - 1 - size) // 2
+        start = (n + m - 1 - size + (1 if late else 0)) // 2
         return full[start : start + size]
     if mode == "valid":
         size = builtins.max(n, m) - builtins.min(n, m) + 1
@@ -196,7 +200,7 @@ def correlate(a: ArrayLike, v: ArrayLike, mode: str = "valid", **ignored: Any) -
     reversed_v = y[constant(np.arange(m - 1, -1, -1))]
     if dt.is_complex(reversed_v.dtype):
         reversed_v = conj(reversed_v)
-    return _mode_cut(_full_convolution(x, reversed_v), n, m, mode, "correlate")
+    return _mode_cut(_full_convolution(x, reversed_v), n, m, mode, "correlate", late=n < m)
 
 
 def gradient(
