@@ -53,4 +53,3 @@ def complex_extreme(
     if keepdims:
         picked = reshape(picked, tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
     return picked
-
