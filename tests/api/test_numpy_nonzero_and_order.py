@@ -128,3 +128,16 @@ def test_complex_max_derivative_flows_to_the_winner():
     tf8.check_grads(lambda v: tnp.max(v * (1 + 2j), axis=1), (x,), order=1)
     grad = tf8.grad(lambda v: tnp.real(tnp.max(v * (1 + 2j))))(x)
     same(grad, np.where(x == 3.0, 1.0, 0.0))
+
+
+def test_bincount():
+    x, w = np.array([0, 3, 1, 3, 3, 5]), np.linspace(0, 1, 6)
+    same(tnp.bincount(x), np.bincount(x))
+    same(tnp.bincount(x, w), np.bincount(x, w))
+    same(tnp.bincount(x, minlength=9), np.bincount(x, minlength=9))
+    same(
+        tf8.jit(lambda v: tnp.bincount(v, length=4))(x), np.bincount(x)[:4]
+    )  # past the end: dropped
+    with pytest.raises(ConcretizationError, match="length="):
+        tf8.jit(tnp.bincount)(x)
+    tf8.check_grads(lambda v: tnp.bincount(x, v), (w,), order=1)

@@ -110,7 +110,7 @@ from ._math import (
     sinc,
 )
 from ._matrix import diag, diagflat, diagonal, trace, tril, triu
-from ._nonzero import argwhere, compress, extract, flatnonzero, nonzero
+from ._nonzero import argwhere, bincount, compress, extract, flatnonzero, nonzero
 from ._pad import pad
 from ._rearrange import diff, flip, fliplr, flipud, repeat, roll, rot90, tile
 from ._reductions import (

@@ -1,14 +1,16 @@
 """Functions whose result's shape depends on the data: nonzero, flatnonzero, argwhere,
-one-argument where, extract, compress, and boolean-mask indexing.
+one-argument where, extract, compress, bincount, and boolean-mask indexing.
 
 On concrete values (eagerly, and under grad/jvp/vjp of concrete arguments) the indices are
 computed from the value and enter the graph as constants, so what is indexed with them stays
 differentiable. Under jit the data is unknown: JAX's rule applies, a clear error unless
-`size=` fixes the result's length (padded with `fill_value`, default 0, or truncated).
+`size=` fixes the result's length (padded with `fill_value`, default 0, or truncated);
+bincount's is `length=`.
 """
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy as np
@@ -142,3 +144,29 @@ def mask_indices(mask: TracedTensor) -> tuple:
             "or tf8.numpy.where(mask, x, 0), or index outside jit"
         )
     return tuple(constant(i.astype(np.int64)) for i in np.nonzero(value))
+
+
+def bincount(
+    x: ArrayLike, weights: ArrayLike = None, minlength: int = 0, *, length: int | None = None
+) -> TracedTensor:
+    """How often each value 0, 1, … occurs in the 1-D non-negative integer x (summing
+    `weights` instead of counting ones): max(x) + 1 bins (at least `minlength`) from a
+    concrete x, `length` bins under jit (values past the end are dropped, as JAX)."""
+    values = asarray(x)
+    if values.ndim != 1 or not (dt.is_integer(values.dtype) or values.dtype == dt.bool_):
+        raise ShapeError(f"bincount: x must be a 1-D array of integers, got {values.aval}")
+    if length is None:
+        known = concrete_or_none(values)
+        if known is None:
+            raise ConcretizationError(
+                f"bincount: the number of bins depends on the values of {values.aval}, which "
+                "are not known under jit; pass length= as in JAX, or call it outside jit"
+            )
+        if known.size and known.min() < 0:
+            raise ValueError("bincount: x must not contain negative values")
+        length = builtins.max(int(known.max()) + 1 if known.size else 0, int(minlength))
+    slots = equal(expand_dims(values.astype(dt.int64), 1), expand_dims(arange(length), 0))
+    if weights is None:
+        return sum_(slots, axis=0)
+    w = asarray(weights)
+    return sum_(where(slots, expand_dims(w, 1), 0), axis=0)

@@ -33,7 +33,6 @@ REASONS: dict[str, str] = {
     "unique_inverse": _DATA_SHAPE,
     "unique_all": _DATA_SHAPE,
     "trim_zeros": _DATA_SHAPE,
-    "bincount": _DATA_SHAPE,
     "put": _IN_PLACE,
     "place": _IN_PLACE,
     "putmask": _IN_PLACE,
