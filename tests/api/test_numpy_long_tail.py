@@ -170,3 +170,27 @@ def test_fft_helpers():
         warnings.simplefilter("error")
         assert isinstance(np.fft.fftshift(tnp.asarray(x)), tnp.ndarray)  # numpy dispatch
     tf8.check_grads(lambda v: tnp.fft.fftshift(v), (x,), order=1)
+
+
+@given(
+    seed=st.integers(0, 2**16),
+    n=st.integers(2, 8),
+    bins=st.integers(1, 6),
+    edge_order=st.sampled_from([1, 2]),
+)
+def test_interp_histogram_gradient_match_numpy(seed, n, bins, edge_order):
+    rng = np.random.default_rng(seed)
+    xp = np.cumsum(rng.uniform(0.1, 2.0, size=n))
+    fp, q = rng.normal(size=n), rng.uniform(xp[0] - 1, xp[-1] + 1, size=10)
+    same(tnp.interp(q, xp, fp), np.interp(q, xp, fp))
+    data = rng.normal(size=25)
+    counts, edges = tnp.histogram(data, bins)
+    expected, expected_edges = np.histogram(data, bins)
+    same(counts, expected)
+    same(edges, expected_edges)
+    if n > edge_order:
+        f = rng.normal(size=(2, n))
+        same(
+            tnp.gradient(f, xp, axis=1, edge_order=edge_order),
+            np.gradient(f, xp, axis=1, edge_order=edge_order),
+        )
