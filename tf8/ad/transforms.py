@@ -69,9 +69,31 @@ def _trace(
     return arguments, out, defs
 
 
+class AuxStructure:
+    """has_aux's auxiliary output: its array leaves go through the transform (and come back as
+    numpy arrays or traced values), its other leaves (a string, a Python number, any object)
+    come back unchanged."""
+
+    def __init__(self, aux: Any) -> None:
+        leaves, self.treedef = tree.tree_flatten(aux)
+        self.count = len(leaves)
+        self.kept = {i: v for i, v in enumerate(leaves) if not _is_array_leaf(v)}
+        self.arrays = [as_traced(v) for i, v in enumerate(leaves) if i not in self.kept]
+
+    def unflatten(self, values: Sequence[Any]) -> Any:
+        """The aux pytree, with `values` (the transformed array leaves) in their places."""
+        it = iter(values)
+        leaves = [self.kept[i] if i in self.kept else next(it) for i in range(self.count)]
+        return tree.tree_unflatten(self.treedef, leaves)
+
+
+def _is_array_leaf(leaf: Any) -> bool:
+    return isinstance(leaf, (TracedTensor, np.ndarray, np.generic))
+
+
 def split_aux(out: Any, has_aux: bool, what: str) -> tuple[Any, list[TracedTensor], Any]:
-    """(output, aux leaves, aux structure) of a function's result; with has_aux=True it must
-    be an (output, aux) pair, as in JAX."""
+    """(output, aux array leaves, AuxStructure) of a function's result; with has_aux=True it
+    must be an (output, aux) pair, as in JAX."""
     if not has_aux:
         return out, [], None
     if not (isinstance(out, tuple) and len(out) == 2):
@@ -79,8 +101,8 @@ def split_aux(out: Any, has_aux: bool, what: str) -> tuple[Any, list[TracedTenso
             f"{what}: has_aux=True requires the function to return an (output, aux) pair"
         )
     out, aux = out
-    aux_leaves, aux_def = _flat_outputs(aux)
-    return out, aux_leaves, aux_def
+    structure = AuxStructure(aux)
+    return out, structure.arrays, structure
 
 
 def _unflatten_per_arg(defs, values: Sequence[Any]) -> list[Any]:
@@ -130,7 +152,7 @@ def value_and_grad(
         per_arg = _unflatten_per_arg(defs, grads)
         g = per_arg[0] if single else tuple(per_arg)
         if has_aux:
-            return (value, tree.tree_unflatten(aux_def, aux_values)), g
+            return (value, aux_def.unflatten(aux_values)), g
         return value, g
 
     return value_and_grad_f
@@ -322,7 +344,7 @@ def graph_vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any,
     """vjp on the graph path: trace, linearize, transpose."""
     arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))), "vjp")
     out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
-    aux_out = tree.tree_unflatten(aux_def, arguments.finish(aux_leaves)) if has_aux else None
+    aux_out = aux_def.unflatten(arguments.finish(aux_leaves)) if has_aux else None
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
     tangents_out = jvp_graph(outs, arguments.leaves, tangents, arguments.values)

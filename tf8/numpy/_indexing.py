@@ -4,8 +4,9 @@ Basic indexing lowers to reverse/slice/reshape; integer-array indices (lists, nu
 int TracedTensors) lower to one `gather` with numpy's placement rule for the broadcast index
 axes (where the advanced indices were when they are adjacent, first otherwise). Constant
 indices are bounds-checked at trace time as numpy does; traced ones wrap negatives and are
-clamped into range at run time (JAX's rule). Boolean masks have a data-dependent shape and are
-refused unless they are constant (a numpy array or list, turned into integer indices).
+clamped into range at run time (JAX's rule). Boolean masks have a data-dependent shape: a
+concrete one (a numpy array, a list, or a traced mask whose value is known) becomes integer
+indices; one unknown under jit is a ConcretizationError.
 """
 
 from __future__ import annotations
@@ -46,10 +47,10 @@ def _items(index: Any) -> list[Any]:
                 "0-d mask); use expand_dims / where instead"
             )
         if isinstance(item, TracedTensor) and item.dtype == dt.bool_:
-            raise UnsupportedOperationError(
-                f"boolean mask indexing with a traced mask ({item.aval}) is not supported: the "
-                "result's shape depends on the data; use tf8.numpy.where(mask, x, 0) instead"
-            )
+            from ._nonzero import mask_indices
+
+            expanded.extend(mask_indices(item))  # concrete masks only: shape depends on data
+            continue
         if isinstance(item, (list, tuple)) and _contains_traced(item):
             item = asarray(item)
         if not _is_basic(item) and not isinstance(item, TracedTensor):
