@@ -317,3 +317,19 @@ def test_an_integer_primal_carries_no_tangent_on_either_path():
     _, expected = _graph(tf8.jvp, f, args, tangents)
     np.testing.assert_array_equal(tangent, expected)
     np.testing.assert_array_equal(tangent, [3.0, 4.0])
+
+
+def test_has_aux_on_the_tape_returns_what_the_graph_path_returns():
+    def f(x):
+        y = tnp.sum(tnp.sin(x))
+        return y, {"y": y, "note": "kept", "twice": x * 2.0}
+
+    x = np.array([0.1, 0.2])
+    (value, aux), g = tf8.value_and_grad(f, has_aux=True)(x)
+    (value_g, aux_g), g_graph = _graph(tf8.value_and_grad(f, has_aux=True), x)
+    assert aux["note"] == aux_g["note"] == "kept"
+    np.testing.assert_allclose(aux["twice"], aux_g["twice"])
+    np.testing.assert_allclose(g, g_graph)
+    out, pullback, aux_v = tf8.vjp(f, x, has_aux=True)
+    assert aux_v["note"] == "kept" and float(aux_v["y"]) == pytest.approx(float(value))
+    np.testing.assert_allclose(pullback(1.0)[0], np.cos(x))

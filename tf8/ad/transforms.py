@@ -174,7 +174,7 @@ def _tape_value_and_grad(
     g = per_arg[0] if single else tuple(per_arg)
     if has_aux:
         aux_values = finished(concrete_outputs(aux_leaves))
-        return (value, tree.tree_unflatten(aux_def, aux_values)), g
+        return (value, aux_def.unflatten(aux_values)), g
     return value, g
 
 
@@ -315,7 +315,7 @@ def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool) -> tuple[Any, ...]:
     out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
     aux_out = None
     if has_aux:
-        aux_out = tree.tree_unflatten(aux_def, finished(concrete_outputs(aux_leaves)))
+        aux_out = aux_def.unflatten(finished(concrete_outputs(aux_leaves)))
     outs, out_def = _flat_outputs(out)
     check_differentiable(leaves, "vjp")
     primal_out = tree.tree_unflatten(out_def, finished(concrete_outputs(outs)))
