@@ -702,6 +702,7 @@ GENERATORS: dict[str, Generator] = {
     "rsqrt": unary(lambda x: 1 / np.sqrt(x)),
     "erf": unary(scipy.special.erf),
     "erf_inv": unary(scipy.special.erfinv, -0.99, 0.99),
+    "ndtri": unary(scipy.special.ndtri, 0.0, 1.0),
     "lgamma": unary(scipy.special.gammaln),
     "digamma": unary(scipy.special.psi),
     "polygamma": gen_polygamma,

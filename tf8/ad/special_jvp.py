@@ -1,4 +1,4 @@
-"""Partial derivatives of the special-function rows (lgamma, digamma, polygamma, igamma,
+"""Partial derivatives of the special-function rows (ndtri, lgamma, digamma, polygamma, igamma,
 igammac, betainc, bessel_i0e, bessel_i1e), in the form `defjvp_elementwise` takes: one per
 operand, `partial(*primals, out)`. Each is written in primitives that have rules themselves, so
 derivatives of every order follow. As in JAX, polygamma is not differentiated in n, nor
@@ -7,6 +7,7 @@ igamma/igammac in a, nor betainc in a and b: asking for it raises Differentiatio
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from tf8.lax.builders import add, compare, div, like, mul, neg, select, sub, una
 from tf8.lax.core import apply1
 
 Partial = Callable[..., Any]
+_SQRT_2PI = math.sqrt(2 * math.pi)
 
 
 def _not_differentiable(name: str, operand: str) -> Callable[..., Any]:
@@ -53,6 +55,7 @@ def _betainc_dx(a, b, x, out):
 
 
 SPECIAL_PARTIALS: dict[str, tuple[Partial, ...]] = {
+    "ndtri": (lambda x, out: mul(_SQRT_2PI, unary("exp", mul(0.5, mul(out, out)))),),
     "lgamma": (lambda x, out: unary("digamma", x),),
     "digamma": (lambda x, out: apply1("polygamma", [like(x, 1.0), x]),),
     "polygamma": (

@@ -99,5 +99,6 @@ from .special import (
     igamma,
     igammac,
     lgamma,
+    ndtri,
     polygamma,
 )

@@ -1,6 +1,6 @@
 """JAX's `lax` special functions on tf8's special-function rows (kernels from scipy.special,
 imported when first used): lgamma, digamma, polygamma, igamma, igammac, betainc, bessel_i0e,
-bessel_i1e (erf and erf_inv are in `ops`). Operands share one float dtype and shape."""
+bessel_i1e, and ndtri (erf and erf_inv are in `ops`). Operands share one float dtype and shape."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from tf8.traced import TracedTensor
 from .ops import _binary, _operands, _unary
 
 lgamma = _unary("lgamma")
+ndtri = _unary("ndtri")  # not a JAX lax name: jax.scipy.special.ndtri is a composition
 digamma = _unary("digamma")
 bessel_i0e = _unary("bessel_i0e")
 bessel_i1e = _unary("bessel_i1e")
@@ -33,5 +34,6 @@ __all__ = [
     "igamma",
     "igammac",
     "lgamma",
+    "ndtri",
     "polygamma",
 ]

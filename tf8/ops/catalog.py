@@ -148,6 +148,7 @@ ROWS: tuple[Row, ...] = (
     _unary_analytic("rsqrt", "1 / sqrt(x)"),
     Row("erf", A, P.SAME_FLOAT, 1, 1, doc="error function"),
     Row("erf_inv", A, P.SAME_FLOAT, 1, 1, doc="inverse error function on (-1, 1)"),
+    Row("ndtri", A, P.SAME_FLOAT, 1, 1, doc="inverse of the standard normal CDF on (0, 1)"),
     Row("lgamma", A, P.SAME_FLOAT, 1, 1, doc="log |Gamma(x)|"),
     Row("digamma", A, P.SAME_FLOAT, 1, 1, doc="d/dx lgamma(x)"),
     Row("polygamma", A, P.SAME_FLOAT, 2, 2, doc="polygamma(n, x): n-th derivative of digamma"),

@@ -354,6 +354,7 @@ KERNELS: dict[str, Kernel] = {
     "rsqrt": _rsqrt,
     "erf": lambda op, x: _scipy_special().erf(x),
     "erf_inv": lambda op, x: _scipy_special().erfinv(x),
+    "ndtri": lambda op, x: _scipy_special().ndtri(x),
     "lgamma": lambda op, x: _scipy_special().gammaln(x),
     "digamma": lambda op, x: _scipy_special().psi(x),
     "polygamma": _polygamma,
