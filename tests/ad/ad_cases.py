@@ -231,6 +231,7 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "lgamma": AdCase(each(positive)),
     "digamma": AdCase(each(positive)),
     "polygamma": AdCase(each(np.floor, positive), constant_operands=(0,)),  # whole n
+    "zeta": AdCase(constant_operands=(0,)),
     "igamma": AdCase(constant_operands=(0,)),  # the catalog case is in the domain
     "igammac": AdCase(constant_operands=(0,)),
     "betainc": AdCase(constant_operands=(0, 1)),

@@ -181,3 +181,14 @@ def test_sorting_errors():
         tnp.partition(np.ones(3), 3)
     with pytest.raises(errors.ShapeError, match="0-d"):
         tnp.sort(np.float64(1.0), axis=0)
+
+
+def test_numpy2_unique_functions_match_numpy():
+    x = np.array([[3.0, np.nan, 1.0], [np.nan, 3.0, 3.0]])
+    for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
+        got, expected = getattr(tnp, name)(x), getattr(np, name)(x)
+        for g, e in zip(tf8.tree.tree_leaves(got), tf8.tree.tree_leaves(expected)):
+            np.testing.assert_array_equal(np.asarray(g), e, err_msg=name)
+    sized = tf8.jit(lambda v: tnp.unique_counts(v, size=5, fill_value=0.0))(x)
+    np.testing.assert_array_equal(sized[0], [1.0, 3.0, np.nan, np.nan, 0.0])
+    np.testing.assert_array_equal(sized[1], [1, 3, 1, 1, 0])

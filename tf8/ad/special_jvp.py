@@ -1,8 +1,8 @@
-"""Partial derivatives of the special-function rows (ndtri, lgamma, digamma, polygamma, igamma,
-igammac, betainc, bessel_i0e, bessel_i1e), in the form `defjvp_elementwise` takes: one per
-operand, `partial(*primals, out)`. Each is written in primitives that have rules themselves, so
-derivatives of every order follow. As in JAX, polygamma is not differentiated in n, nor
-igamma/igammac in a, nor betainc in a and b: asking for it raises DifferentiationError.
+"""Partial derivatives of the special-function rows (ndtri, lgamma, digamma, polygamma, zeta,
+igamma, igammac, betainc, bessel_i0e, bessel_i1e), in the form `defjvp_elementwise` takes: one
+per operand, `partial(*primals, out)`. Each is written in primitives that have rules
+themselves, so derivatives of every order follow. As in JAX, polygamma is not differentiated
+in n, zeta in x, igamma/igammac in a, betainc in a and b: asking raises DifferentiationError.
 """
 
 from __future__ import annotations
@@ -61,6 +61,10 @@ SPECIAL_PARTIALS: dict[str, tuple[Partial, ...]] = {
     "polygamma": (
         _not_differentiable("polygamma", "n"),
         lambda n, x, out: apply1("polygamma", [add(n, 1.0), x]),
+    ),
+    "zeta": (
+        _not_differentiable("zeta", "x"),
+        lambda x, q, out: neg(mul(x, apply1("zeta", [add(x, 1.0), q]))),
     ),
     "igamma": (_not_differentiable("igamma", "a"), _igamma_dx),
     "igammac": (

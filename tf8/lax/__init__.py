@@ -101,4 +101,5 @@ from .special import (
     lgamma,
     ndtri,
     polygamma,
+    zeta,
 )

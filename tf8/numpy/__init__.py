@@ -209,7 +209,19 @@ from ._ufuncs import (
 )
 from ._unsupported import UNSUPPORTED
 from .quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
-from .sorting import argpartition, argsort, lexsort, partition, searchsorted, sort, unique
+from .sorting import (
+    argpartition,
+    argsort,
+    lexsort,
+    partition,
+    searchsorted,
+    sort,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
 
 array_equiv = array_equal
 around = round

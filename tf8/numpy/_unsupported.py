@@ -15,10 +15,6 @@ _DATA_SHAPE = "the result's shape depends on the data"
 _IN_PLACE = "it writes in place and traced values are immutable (use x.at[i].set(v))"
 
 REASONS: dict[str, str] = {
-    "unique_values": _DATA_SHAPE,
-    "unique_counts": _DATA_SHAPE,
-    "unique_inverse": _DATA_SHAPE,
-    "unique_all": _DATA_SHAPE,
     "nonzero": _DATA_SHAPE,
     "argwhere": _DATA_SHAPE,
     "flatnonzero": _DATA_SHAPE,

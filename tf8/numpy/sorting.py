@@ -1,5 +1,6 @@
 """numpy's sorting and searching functions on the sort op (`tf8.lax.sort`): sort, argsort,
-lexsort, partition, argpartition, searchsorted and unique.
+lexsort, partition, argpartition, searchsorted, unique and numpy 2's unique_values,
+unique_counts, unique_inverse and unique_all.
 
 Sorts are stable with NaNs last, as numpy's; `kind=` is accepted and ignored (every sort is
 stable). `partition` returns a full sort, which satisfies numpy's contract (the k-th element
@@ -10,7 +11,7 @@ in place, nothing larger before it, nothing smaller after). The quantile family 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -253,6 +254,48 @@ def _unique_sized(
     return [values, index, inverse, counts]
 
 
+class UniqueAllResult(NamedTuple):
+    values: TracedTensor
+    indices: TracedTensor
+    inverse_indices: TracedTensor
+    counts: TracedTensor
+
+
+class UniqueCountsResult(NamedTuple):
+    values: TracedTensor
+    counts: TracedTensor
+
+
+class UniqueInverseResult(NamedTuple):
+    values: TracedTensor
+    inverse_indices: TracedTensor
+
+
+def unique_values(x: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """numpy.unique_values (NaNs kept apart, as numpy's); `size=` as jax.numpy."""
+    return unique(x, equal_nan=False, size=size, fill_value=fill_value)
+
+
+def unique_counts(x: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """numpy.unique_counts: (values, counts)."""
+    out = unique(x, return_counts=True, equal_nan=False, size=size, fill_value=fill_value)
+    return UniqueCountsResult(*out)
+
+
+def unique_inverse(x: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """numpy.unique_inverse: (values, inverse_indices of x's shape)."""
+    out = unique(x, return_inverse=True, equal_nan=False, size=size, fill_value=fill_value)
+    return UniqueInverseResult(out[0], reshape(out[1], asarray(x).shape))
+
+
+def unique_all(x: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """numpy.unique_all: (values, indices, inverse_indices of x's shape, counts)."""
+    values, index, inverse, counts = unique(
+        x, True, True, True, equal_nan=False, size=size, fill_value=fill_value
+    )
+    return UniqueAllResult(values, index, reshape(inverse, asarray(x).shape), counts)
+
+
 __all__ = [
     "argpartition",
     "argsort",
@@ -261,4 +304,8 @@ __all__ = [
     "searchsorted",
     "sort",
     "unique",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
 ]

@@ -152,6 +152,7 @@ ROWS: tuple[Row, ...] = (
     Row("lgamma", A, P.SAME_FLOAT, 1, 1, doc="log |Gamma(x)|"),
     Row("digamma", A, P.SAME_FLOAT, 1, 1, doc="d/dx lgamma(x)"),
     Row("polygamma", A, P.SAME_FLOAT, 2, 2, doc="polygamma(n, x): n-th derivative of digamma"),
+    Row("zeta", A, P.SAME_FLOAT, 2, 2, doc="Hurwitz zeta(x, q) = sum_k (k + q)**-x"),
     Row("igamma", A, P.SAME_FLOAT, 2, 2, doc="regularized lower incomplete gamma P(a, x)"),
     Row("igammac", A, P.SAME_FLOAT, 2, 2, doc="regularized upper incomplete gamma Q(a, x)"),
     Row("betainc", A, P.SAME_FLOAT, 3, 3, doc="regularized incomplete beta I_x(a, b)"),

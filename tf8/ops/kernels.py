@@ -358,6 +358,7 @@ KERNELS: dict[str, Kernel] = {
     "lgamma": lambda op, x: _scipy_special().gammaln(x),
     "digamma": lambda op, x: _scipy_special().psi(x),
     "polygamma": _polygamma,
+    "zeta": lambda op, x, q: _scipy_special().zeta(x, q),
     "igamma": lambda op, a, x: _scipy_special().gammainc(a, x),
     "igammac": lambda op, a, x: _scipy_special().gammaincc(a, x),
     "betainc": lambda op, a, b, x: _scipy_special().betainc(a, b, x),

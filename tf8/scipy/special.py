@@ -54,6 +54,7 @@ __all__ = [
     "softmax",
     "xlog1py",
     "xlogy",
+    "zeta",
 ]
 
 erf = tnp.erf
@@ -187,6 +188,12 @@ def digamma(x: Any) -> TracedTensor:
 def polygamma(n: Any, x: Any) -> TracedTensor:
     """The n-th derivative of digamma (n a non-negative whole number; NaN otherwise)."""
     return lax.polygamma(*_floats(n, x))
+
+
+def zeta(x: Any, q: Any = None) -> TracedTensor:
+    """The Hurwitz zeta function sum_k (k + q)**-x (Riemann's when q is None, i.e. q = 1);
+    differentiable in q, not in x (as JAX)."""
+    return lax.zeta(*_floats(x, 1.0 if q is None else q))
 
 
 def gammainc(a: Any, x: Any) -> TracedTensor:
