@@ -69,7 +69,7 @@ CASES: list[tuple[str, Callable[[], Any], type, str]] = [
     ("object array", lambda: tnp.asarray([object()]), errors.DTypeError, "object"),
     ("len of scalar", lambda: len(tnp.asarray(1.0)), TypeError, "unsized"),
     ("sort order", lambda: tnp.sort(V, order="f"), errors.UnsupportedOperationError, "order"),
-    ("unique_values", lambda: tnp.unique_values(V), errors.UnsupportedOperationError, "the data"),
+    ("bincount", lambda: tnp.bincount(V), errors.UnsupportedOperationError, "the data"),
     ("in-place fill", lambda: V.fill(0.0), errors.InPlaceAssignmentError, "in place"),
     (
         "reshape order",

@@ -23,11 +23,16 @@ def _axis(data, ndim):
     return data.draw(st.one_of(st.none(), st.integers(-ndim, ndim - 1)))
 
 
+def _array_and_axis(data, elements):
+    """A random array of SHAPES with `elements`, and an axis of it (or None)."""
+    shape = data.draw(SHAPES)
+    x = data.draw(hnp.arrays(np.float64, shape, elements=elements))
+    return x, _axis(data, len(shape))
+
+
 @given(data=st.data())
 def test_sort_argsort_partition_match_numpy(data):
-    shape = data.draw(SHAPES)
-    x = data.draw(hnp.arrays(np.float64, shape, elements=WITH_NAN))
-    axis = _axis(data, len(shape))
+    x, axis = _array_and_axis(data, WITH_NAN)
     np.testing.assert_array_equal(tnp.sort(x, axis), np.sort(x, axis))
     np.testing.assert_array_equal(tnp.argsort(x, axis), np.argsort(x, axis, kind="stable"))
     np.testing.assert_array_equal(np.sort(tf8.tensor(x), axis), np.sort(x, axis))  # dispatch
@@ -70,9 +75,7 @@ def test_quantile_family_matches_numpy(method, data):
 
 @given(data=st.data())
 def test_median_and_nan_forms_match_numpy(data):
-    shape = data.draw(SHAPES)
-    x = data.draw(hnp.arrays(np.float64, shape, elements=WITH_NAN))
-    axis = _axis(data, len(shape))
+    x, axis = _array_and_axis(data, WITH_NAN)
     np.testing.assert_allclose(tnp.median(x, axis), np.median(x, axis))
     with np.errstate(all="ignore"), pytest.warns() if np.isnan(x).all() else _nothing():
         expected = np.nanmedian(x, axis)

@@ -41,41 +41,7 @@ def _along(a: ArrayLike, axis: int | None) -> tuple[TracedTensor, int]:
     return x, normalize_axis(axis, x.ndim)
 
 
-def _check_order(order: Any) -> None:
-    if order is not None:
-        raise UnsupportedOperationError("sort: order= (structured arrays) is not supported")
-
-
-def sort(
-    a: ArrayLike,
-    axis: int | None = -1,
-    kind: str | None = None,
-    order: Any = None,
-    *,
-    stable: bool | None = None,
-    descending: bool = False,
-) -> TracedTensor:
-    """numpy.sort (stable, NaNs last); `descending=True` as jax.numpy (equal elements keep
-    their order)."""
-    _check_order(order)
-    x, axis = _along(a, axis)
-    if descending:
-        return take_along_axis(x, argsort(x, axis, descending=True), axis)
-    return sort_all([x], axis)[0]
-
-
-def argsort(
-    a: ArrayLike,
-    axis: int | None = -1,
-    kind: str | None = None,
-    order: Any = None,
-    *,
-    stable: bool | None = None,
-    descending: bool = False,
-) -> TracedTensor:
-    """numpy.argsort (stable, NaNs last; int64); `descending=True` as jax.numpy."""
-    _check_order(order)
-    x, axis = _along(a, axis)
+def _argsort(x: TracedTensor, axis: int, descending: bool) -> TracedTensor:
     if not descending:
         return sort_all([x, iota_like(x, axis)], axis)[1]
     # A stable descending order: sort the reversed array, reverse the result, and map the
@@ -83,6 +49,37 @@ def argsort(
     reversed_order = sort_all([flip(x, axis), iota_like(x, axis)], axis)[1]
     last = constant(np.int64(x.shape[axis] - 1))
     return add(last, -flip(reversed_order, axis))
+
+
+def _sort_function(name: str, indices: bool, doc: str):
+    """numpy.sort or numpy.argsort (one signature: `kind=` and `stable=` are accepted and
+    ignored, every sort being stable; `descending=` as jax.numpy)."""
+
+    def fn(
+        a: ArrayLike,
+        axis: int | None = -1,
+        kind: str | None = None,
+        order: Any = None,
+        *,
+        stable: bool | None = None,
+        descending: bool = False,
+    ) -> TracedTensor:
+        if order is not None:
+            raise UnsupportedOperationError(f"{name}: order= (structured arrays) is not supported")
+        x, axis = _along(a, axis)
+        if indices:
+            return _argsort(x, axis, descending)
+        if descending:
+            return take_along_axis(x, _argsort(x, axis, True), axis)
+        return sort_all([x], axis)[0]
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+sort = _sort_function("sort", False, "numpy.sort (stable, NaNs last).")
+argsort = _sort_function("argsort", True, "numpy.argsort (stable, NaNs last; int64 indices).")
 
 
 def lexsort(keys: Sequence[ArrayLike], axis: int = -1) -> TracedTensor:
