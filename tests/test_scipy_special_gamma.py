@@ -39,6 +39,9 @@ CASES: dict[str, tuple[Callable, Callable, tuple[tuple[float, float], ...], floa
     "poch": (special.poch, sp.poch, ((0.1, 20), (-3, 10)), 1e-9),
     "rel_entr": (special.rel_entr, sp.rel_entr, ((-1, 5), (-1, 5)), 1e-12),
     "kl_div": (special.kl_div, sp.kl_div, ((-1, 5), (-1, 5)), 1e-12),
+    "erfcx": (special.erfcx, sp.erfcx, ((-20, 1e8),), 1e-12),
+    "boxcox": (special.boxcox, sp.boxcox, ((0.01, 50), (-2, 2)), 1e-10),
+    "boxcox1p": (special.boxcox1p, sp.boxcox1p, ((-0.99, 50), (-2, 2)), 1e-10),
 }
 
 
@@ -62,6 +65,12 @@ def test_polygamma_multigammaln_factorial_match_scipy() -> None:
         np.testing.assert_allclose(special.multigammaln(x + 3, d), sp.multigammaln(x + 3, d))
     n = np.array([-2.0, 0.0, 1.0, 5.0, 10.5])
     np.testing.assert_allclose(special.factorial(n), sp.factorial(n), rtol=1e-12)
+    N, k = np.array([5.0, 10.0, 4.5, 3.0, 60.0]), np.array([2.0, 0.0, 1.5, 4.0, 30.0])
+    np.testing.assert_allclose(special.comb(N, k), sp.comb(N, k), rtol=1e-11)
+    np.testing.assert_allclose(
+        special.comb(N, k, repetition=True), sp.comb(N, k, repetition=True), rtol=1e-11
+    )
+    np.testing.assert_allclose(special.boxcox(2.5, 0.0), np.log(2.5))
 
 
 def test_poles_and_large_arguments() -> None:
@@ -105,6 +114,9 @@ def test_second_order_of_the_compositions() -> None:
     tf8.check_grads(lambda v: special.betainc(a, b, v), (np.array([0.2, 0.5, 0.7]),), order=2)
     tf8.check_grads(special.i1, (np.array([-2.0, 0.3, 4.0]),), order=2)
     tf8.check_grads(special.kl_div, (a, b), order=2)
+    tf8.check_grads(special.erfcx, (np.array([-1.0, 0.5, 3.0, 40.0]),), order=2, rtol=1e-4)
+    tf8.check_grads(special.boxcox, (a, np.array([-0.5, 0.3, 1.7])), order=2)
+    tf8.check_grads(lambda n: special.comb(n, 2.0), (np.array([3.0, 5.5, 9.0]),), order=2)
 
 
 def test_scipy_ufuncs_dispatch_on_traced_values() -> None:

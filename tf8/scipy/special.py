@@ -24,10 +24,14 @@ __all__ = [
     "beta",
     "betainc",
     "betaln",
+    "boxcox",
+    "boxcox1p",
+    "comb",
     "digamma",
     "entr",
     "erf",
     "erfc",
+    "erfcx",
     "erfinv",
     "expit",
     "factorial",
@@ -284,6 +288,46 @@ def i1(x: Any) -> TracedTensor:
     """I1(x), the modified Bessel function of order 1."""
     x = _inexact(x)
     return tnp.exp(tnp.abs(x)) * i1e(x)
+
+
+def comb(N: Any, k: Any, *, exact: bool = False, repetition: bool = False) -> TracedTensor:
+    """N choose k through gammaln (0 outside 0 <= k <= N); `repetition=True` counts
+    multisets, comb(N + k - 1, k). exact=True is not supported (as in JAX)."""
+    if exact:
+        raise ValueError("comb: exact=True is not supported on traced values (as in JAX)")
+    N, k = _floats(N, k)
+    if repetition:
+        N = N + k - 1
+    inside = (k >= 0) & (k <= N) & (N >= 0)
+    n_safe, k_safe = tnp.where(inside, N, 1.0), tnp.where(inside, k, 0.0)
+    log_comb = gammaln(n_safe + 1) - gammaln(k_safe + 1) - gammaln(n_safe - k_safe + 1)
+    return tnp.where(inside, tnp.exp(log_comb), 0.0)
+
+
+def erfcx(x: Any) -> TracedTensor:
+    """The scaled complementary error function exp(x²) erfc(x), finite for large x (by the
+    continued fraction erfc uses in its tail)."""
+    x = _inexact(x)
+    in_tail, near, far = _split_tail(x)
+    return tnp.where(in_tail, tnp.exp(_log_tail_factor(far)), tnp.exp(near * near) * erfc(near))
+
+
+def _boxcox(log_x: TracedTensor, lmbda: TracedTensor) -> TracedTensor:
+    zero = lmbda == 0
+    safe = tnp.where(zero, 1.0, lmbda)
+    return tnp.where(zero, log_x, tnp.expm1(safe * log_x) / safe)
+
+
+def boxcox(x: Any, lmbda: Any) -> TracedTensor:
+    """The Box-Cox transform (x**lmbda - 1) / lmbda, log(x) at lmbda = 0."""
+    x, lmbda = _floats(x, lmbda)
+    return _boxcox(tnp.log(x), lmbda)
+
+
+def boxcox1p(x: Any, lmbda: Any) -> TracedTensor:
+    """boxcox(1 + x, lmbda), accurate for small x."""
+    x, lmbda = _floats(x, lmbda)
+    return _boxcox(tnp.log1p(x), lmbda)
 
 
 def rel_entr(x: Any, y: Any) -> TracedTensor:
