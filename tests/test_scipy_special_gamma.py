@@ -71,6 +71,7 @@ def test_polygamma_multigammaln_factorial_match_scipy() -> None:
         special.comb(N, k, repetition=True), sp.comb(N, k, repetition=True), rtol=1e-11
     )
     np.testing.assert_allclose(special.boxcox(2.5, 0.0), np.log(2.5))
+    np.testing.assert_allclose(special.boxcox1p(1e-65, 5e-324), 1e-65)  # tiny lmbda: the log
 
 
 def test_poles_and_large_arguments() -> None:

@@ -313,7 +313,8 @@ def erfcx(x: Any) -> TracedTensor:
 
 
 def _boxcox(log_x: TracedTensor, lmbda: TracedTensor) -> TracedTensor:
-    zero = lmbda == 0
+    zero = tnp.abs(lmbda) < 1e-19  # scipy's cut: below it lmbda * log(x) underflows
+    zero = zero | (log_x == 0)
     safe = tnp.where(zero, 1.0, lmbda)
     return tnp.where(zero, log_x, tnp.expm1(safe * log_x) / safe)
 
