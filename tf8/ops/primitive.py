@@ -58,9 +58,7 @@ class Aval:
             return True
         if type(other) is not Aval:
             return NotImplemented
-        return (
-            self._hash == other._hash and self.shape == other.shape and self.dtype == other.dtype
-        )
+        return self._hash == other._hash and self.shape == other.shape and self.dtype == other.dtype
 
     def __repr__(self) -> str:
         return f"Aval(shape={self.shape!r}, dtype={self.dtype!r})"
