@@ -195,3 +195,10 @@ def test_numpy2_unique_functions_match_numpy():
     sized = tf8.jit(lambda v: tnp.unique_counts(v, size=5, fill_value=0.0))(x)
     np.testing.assert_array_equal(sized[0], [1.0, 3.0, np.nan, np.nan, 0.0])
     np.testing.assert_array_equal(sized[1], [1, 3, 1, 1, 0])
+
+
+def test_complex_sort_is_numpys_lexicographic_order():
+    rng = np.random.default_rng(3)
+    z = rng.integers(-2, 3, 12) + 1j * rng.integers(-2, 3, 12)  # many ties in the real part
+    np.testing.assert_array_equal(np.asarray(tnp.sort(z)), np.sort(z))
+    np.testing.assert_array_equal(np.asarray(tnp.argsort(z)), np.argsort(z, kind="stable"))
