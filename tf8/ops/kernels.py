@@ -119,32 +119,27 @@ def _logical(fn_bool: Callable, fn_int: Callable) -> Kernel:
     return lambda op, *xs: (fn_bool if xs[0].dtype == np.bool_ else fn_int)(*xs)
 
 
-def _bits(x: np.ndarray) -> int:
-    return x.dtype.itemsize * 8
+def _as_kind(x: np.ndarray, kind: str) -> np.ndarray:
+    """`x`'s bits viewed as the signed ("i") or unsigned ("u") integers of its width."""
+    return np.asarray(x).view(np.dtype(f"{kind}{x.dtype.itemsize}"))
 
 
-def _as_unsigned(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x).view(np.dtype(f"u{x.dtype.itemsize}"))
+# numpy defines shifts by amounts outside [0, bits) as XLA does: left and logical right
+# shifts give 0, arithmetic right shifts fill with the sign bit (an amount that is negative
+# as a signed integer is huge as an unsigned one). So each shift is one ufunc on views of
+# the operands' bits, with no masks or copies.
 
 
 def _shift_left(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    inside = (y >= 0) & (y < _bits(x))
-    shifted = np.left_shift(x, np.where(inside, y, 0).astype(x.dtype))
-    return np.where(inside, shifted, 0).astype(x.dtype)
+    return np.left_shift(x, y)
 
 
 def _shift_right_logical(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    inside = (y >= 0) & (y < _bits(x))
-    unsigned = _as_unsigned(x)
-    shifted = np.right_shift(unsigned, np.where(inside, y, 0).astype(unsigned.dtype))
-    return np.where(inside, shifted, 0).astype(unsigned.dtype).view(x.dtype)
+    return np.right_shift(_as_kind(x, "u"), _as_kind(y, "u")).view(x.dtype)
 
 
 def _shift_right_arithmetic(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    signed = np.asarray(x).view(np.dtype(f"i{x.dtype.itemsize}"))  # numpy's >> on signed
-    inside = (y >= 0) & (y < _bits(x))
-    amount = np.where(inside, y, _bits(x) - 1).astype(signed.dtype)
-    return np.asarray(np.right_shift(signed, amount), signed.dtype).view(x.dtype)
+    return np.right_shift(_as_kind(x, "i"), _as_kind(y, "i")).view(x.dtype)
 
 
 def _bitcast_convert_type(op: Primitive, x: np.ndarray) -> np.ndarray:
