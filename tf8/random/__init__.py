@@ -6,6 +6,31 @@ follow tf8 (float64, int64), as JAX does with x64 enabled.
 """
 
 from tf8.random.basic import bernoulli, normal, randint, uniform
+from tf8.random.continuous import (
+    categorical,
+    cauchy,
+    exponential,
+    gumbel,
+    laplace,
+    logistic,
+    lognormal,
+    maxwell,
+    pareto,
+    rademacher,
+    rayleigh,
+    truncated_normal,
+    weibull_min,
+)
+from tf8.random.gamma import (
+    ball,
+    beta,
+    chisquare,
+    dirichlet,
+    gamma,
+    generalized_normal,
+    loggamma,
+    t,
+)
 from tf8.random.keys import (
     PRNGKey,
     bits,
@@ -16,18 +41,42 @@ from tf8.random.keys import (
     threefry_2x32,
     wrap_key_data,
 )
+from tf8.random.multivariate import multivariate_normal, orthogonal
 
 __all__ = [
     "PRNGKey",
+    "ball",
     "bernoulli",
+    "beta",
     "bits",
+    "categorical",
+    "cauchy",
+    "chisquare",
+    "dirichlet",
+    "exponential",
     "fold_in",
+    "gamma",
+    "generalized_normal",
+    "gumbel",
     "key",
     "key_data",
+    "laplace",
+    "loggamma",
+    "logistic",
+    "lognormal",
+    "maxwell",
+    "multivariate_normal",
     "normal",
+    "orthogonal",
+    "pareto",
+    "rademacher",
     "randint",
+    "rayleigh",
     "split",
+    "t",
     "threefry_2x32",
+    "truncated_normal",
     "uniform",
+    "weibull_min",
     "wrap_key_data",
 ]
