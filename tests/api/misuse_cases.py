@@ -188,10 +188,10 @@ TRACING: list[Any] = [
 
 DISPATCH: list[Case] = [
     (
-        "np-sort-of-placeholder",
-        lambda: np.sort(placeholder((4,))),
+        "np-bincount-of-placeholder",
+        lambda: np.bincount(placeholder((4,), "int64")),
         errors.UnsupportedOperationError,
-        r"numpy\.sort is not supported",
+        r"numpy\.bincount is not supported",
     ),
     (
         "np-add-out",
@@ -212,16 +212,16 @@ DISPATCH: list[Case] = [
         r"numpy\.add\.at.*in place",
     ),
     (
-        "np-sort-no-primitive",
-        lambda: np.sort(placeholder((4,))),
+        "np-histogram-data-dependent-shape",
+        lambda: np.histogram(placeholder((4,))),
         errors.UnsupportedOperationError,
-        r"numpy\.sort is not supported.*no sort primitive",
+        r"numpy\.histogram is not supported.*depends on the data",
     ),
     (
-        "np-unique-data-dependent-shape",
+        "np-unique-data-dependent-shape-under-jit",
         lambda: np.unique(placeholder((4,))),
-        errors.UnsupportedOperationError,
-        r"numpy\.unique.*shape depends on the data",
+        errors.ConcretizationError,
+        r"unique: the number of unique values .*pass size=",
     ),
 ]
 

@@ -90,3 +90,4 @@ from .ops import (
     tanh,
     transpose,
 )
+from .sorting import sort, sort_key_val, top_k

@@ -1,7 +1,7 @@
 """tf8.numpy: numpy's names and semantics on traced values.
 
 `__all__` is also the table numpy's dispatch (`np.f(traced)` → `tf8.numpy.f`) is built from;
-functions tf8 cannot express (sort, unique, ...) exist and raise UnsupportedOperationError.
+functions tf8 cannot express (nonzero, bincount, ...) exist and raise UnsupportedOperationError.
 """
 
 from __future__ import annotations
@@ -208,6 +208,8 @@ from ._ufuncs import (
     where,
 )
 from ._unsupported import UNSUPPORTED
+from .quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
+from .sorting import argpartition, argsort, lexsort, partition, searchsorted, sort, unique
 
 array_equiv = array_equal
 around = round

@@ -1,8 +1,10 @@
-"""Batching rules of the extension families (einsum, fft, linalg) and of tf8.ad.custom's ops.
+"""Batching rules of the extension families (einsum, fft, linalg, sort) and of tf8.ad.custom's
+ops.
 
 einsum gives the batch axis a letter of its own; fft shifts its axis; linalg ops already map
-over leading axes, so the batch axis moves to the front. custom_jvp / custom_vjp calls batch
-their marker with the user's rule functions themselves vmapped (they are per-example).
+over leading axes, and sort's operands share one shape, so the batch axis moves to the front.
+custom_jvp / custom_vjp calls batch their marker with the user's rule functions themselves
+vmapped (they are per-example).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from tf8.lax.einsum import contract
 from tf8.ops.extension.einsum import Einsum
 from tf8.ops.extension.fft import FFT
 from tf8.ops.extension.linalg import LinalgOp
+from tf8.ops.extension.sort import Sort
 
 from ..arguments import as_traced
 from ..custom import StopGradient, _JvpMarker, _VjpLinear, _VjpMarker
@@ -38,6 +41,15 @@ def _fft(op: FFT, args, dims):
     kind, n, axis, norm = op.payload
     (x,), (d,) = args, dims
     return [apply(FFT(kind, n, batched_axis(axis, d), norm), [x])[0]], [d]
+
+
+def _sort(op: Sort, args, dims):
+    """Every operand gets the batch axis in front (sorted operands share one shape)."""
+    dimension, is_stable, num_keys = op.payload
+    size = batch_size(args, dims)
+    operands = [at_front(x, d, size) for x, d in zip(args, dims)]
+    outs = apply(Sort(dimension + 1, is_stable, num_keys, len(operands)), operands)
+    return outs, [0] * len(outs)
 
 
 def _linalg(op: LinalgOp, args, dims):
@@ -109,6 +121,7 @@ def _vjp_linear(op, args, dims):
 RULES: dict[type, BatchRule] = {
     Einsum: _einsum,
     FFT: _fft,
+    Sort: _sort,
     **{cls: _linalg for cls in FAMILY_JVP_RULES if issubclass(cls, LinalgOp)},
     StopGradient: _stop_gradient,
     _JvpMarker: _custom_marker,
