@@ -3,6 +3,7 @@ partitionable), key `jax.random.PRNGKey(20261201)`; the calls are in test_random
 
 EXACT lists the draws tf8 reproduces bit for bit; the others differ from JAX only by the
 rounding of log, log1p, pow, erf, erf_inv and the linear algebra (XLA's against numpy's).
+categorical without replacement gives int32 in JAX (its top_k's indices), int64 in tf8.
 """
 
 VECTORS = {
@@ -334,6 +335,23 @@ VECTORS = {
             -0.2088543583958381,
         ],
     ),
+    "permutation_int": ("int64", (10,), [3, 5, 8, 9, 1, 6, 2, 4, 7, 0]),
+    "permutation_rows": (
+        "float64",
+        (3, 4),
+        [4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 0.0, 1.0, 2.0, 3.0],
+    ),
+    "permutation_independent": (
+        "float64",
+        (3, 4),
+        [3.0, 1.0, 2.0, 0.0, 5.0, 6.0, 4.0, 7.0, 10.0, 8.0, 9.0, 11.0],
+    ),
+    "choice_replace": ("int64", (6,), [8, 2, 1, 4, 6, 2]),
+    "choice_array_axis1": ("float64", (3, 2), [0.0, 0.0, 4.0, 4.0, 8.0, 8.0]),
+    "choice_no_replace": ("int64", (4,), [3, 5, 8, 9]),
+    "choice_p": ("int64", (6,), [1, 1, 2, 3, 4, 2]),
+    "choice_p_no_replace": ("int64", (3,), [1, 0, 2]),
+    "categorical_no_replace": ("int64", (2, 2), [0, 0, 1, 1]),
 }
 EXACT = {
     "exponential_f32",
@@ -346,4 +364,13 @@ EXACT = {
     "categorical",
     "categorical_batch",
     "multivariate_normal_svd",
+    "permutation_int",
+    "permutation_rows",
+    "permutation_independent",
+    "choice_replace",
+    "choice_array_axis1",
+    "choice_no_replace",
+    "choice_p",
+    "choice_p_no_replace",
+    "categorical_no_replace",
 }

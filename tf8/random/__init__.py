@@ -7,7 +7,6 @@ follow tf8 (float64, int64), as JAX does with x64 enabled.
 
 from tf8.random.basic import bernoulli, normal, randint, uniform
 from tf8.random.continuous import (
-    categorical,
     cauchy,
     exponential,
     gumbel,
@@ -42,6 +41,7 @@ from tf8.random.keys import (
     wrap_key_data,
 )
 from tf8.random.multivariate import multivariate_normal, orthogonal
+from tf8.random.permutations import categorical, choice, permutation, shuffle
 
 __all__ = [
     "PRNGKey",
@@ -51,6 +51,7 @@ __all__ = [
     "bits",
     "categorical",
     "cauchy",
+    "choice",
     "chisquare",
     "dirichlet",
     "exponential",
@@ -69,9 +70,11 @@ __all__ = [
     "normal",
     "orthogonal",
     "pareto",
+    "permutation",
     "rademacher",
     "randint",
     "rayleigh",
+    "shuffle",
     "split",
     "t",
     "threefry_2x32",

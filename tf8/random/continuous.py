@@ -1,6 +1,6 @@
 """Samplers that transform uniforms or normals: truncated_normal, exponential, laplace,
-logistic, gumbel, cauchy, pareto, weibull_min, maxwell, lognormal, rayleigh, rademacher and
-categorical (with replacement, by the Gumbel-max trick), each as JAX 0.10 computes it.
+logistic, gumbel, cauchy, pareto, weibull_min, maxwell, lognormal, rayleigh and rademacher,
+each as JAX 0.10 computes it.
 """
 
 from __future__ import annotations
@@ -171,37 +171,3 @@ def rademacher(key: Any, shape: Shape = (), dtype: Any = None) -> TracedTensor:
     dtype = dt.int64 if dtype is None else dt.as_dtype(dtype)
     draws = lax.convert_element_type(bernoulli(key, 0.5, _shape(shape)), dtype)
     return lax.convert_element_type(tnp.subtract(tnp.multiply(2, draws), 1), dtype)
-
-
-def categorical(
-    key: Any,
-    logits: Any,
-    axis: int = -1,
-    shape: Shape | None = None,
-    replace: bool = True,
-    mode: str | None = None,
-) -> TracedTensor:
-    """Category indices drawn with probabilities softmax(logits) along `axis`: the argmax of
-    logits plus Gumbel noise. Without replacement needs a sort (not yet in tf8)."""
-    key = _check_key("categorical", key)
-    logits = tnp.asarray(logits)
-    if not dt.is_float(logits.dtype):
-        logits = lax.convert_element_type(logits, _DEFAULT)
-    axis = axis % logits.ndim if logits.ndim else 0
-    batch_shape = tuple(d for i, d in enumerate(logits.shape) if i != axis)
-    shape = batch_shape if shape is None else _shape(shape)
-    _param_shape("categorical", shape, logits_batch=np.empty(batch_shape, np.bool_))
-    if not replace:
-        return _categorical_without_replacement(key, logits, axis, shape, batch_shape, mode)
-    prefix = shape[: len(shape) - len(batch_shape)]
-    noise_shape = list(shape[len(prefix) :])
-    noise_shape.insert(axis, logits.shape[axis])
-    noise = _gumbel(key, (*prefix, *noise_shape), logits.dtype, "low" if mode is None else mode)
-    lifted = lax.reshape(logits, (1,) * len(prefix) + tuple(logits.shape))
-    return tnp.argmax(tnp.add(noise, lifted), axis=len(prefix) + axis)
-
-
-def _categorical_without_replacement(key, logits, axis, shape, batch_shape, mode):
-    raise ParameterError(
-        "categorical: replace=False needs a top-k (a sort primitive), which tf8 lacks yet"
-    )

@@ -138,7 +138,7 @@ def dirichlet(key: Any, alpha: Any, shape: Shape | None = None, dtype: Any = Non
     if alpha.ndim < 1:
         raise ShapeError(f"dirichlet: alpha must have at least one axis, got shape {alpha.shape}")
     batch = tuple(alpha.shape[:-1])
-    batch = _param_shape("dirichlet", shape, alpha_batch=np.empty(batch, np.bool_))
+    batch = _param_shape("dirichlet", shape, **{"alpha's batch axes": np.empty(batch, np.bool_)})
     logs = _gamma(key, alpha, (*batch, alpha.shape[-1]), dtype, True, "dirichlet")
     shifted = tnp.subtract(logs, tnp.max(logs, axis=-1, keepdims=True))
     weights = tnp.exp(shifted)

@@ -53,8 +53,8 @@ def multivariate_normal(
     batch = _param_shape(
         "multivariate_normal",
         shape,
-        mean_batch=np.empty(mean.shape[:-1], np.bool_),
-        cov_batch=np.empty(cov.shape[:-2], np.bool_),
+        **{"mean's batch axes": np.empty(mean.shape[:-1], np.bool_)},
+        **{"cov's batch axes": np.empty(cov.shape[:-2], np.bool_)},
     )
     if method == "svd":
         u, s, _ = tnp.linalg.svd(cov)
