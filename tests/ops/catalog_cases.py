@@ -622,6 +622,37 @@ def gen_constant(d: Draw, dtype: np.dtype) -> Case:
     return Case([], {"value": x}, lambda: x)
 
 
+def gen_polygamma(d: Draw, dtype: np.dtype) -> Case:
+    """n a whole number in [0, 3] (or not, for the NaN case), x anywhere."""
+    shape = d.shape()
+    n = np.floor(np.abs(d.array(dtype, shape))) % 4
+    if d.flag():
+        n = n + np.asarray(0.5, dtype)  # not an integer: NaN, as JAX's
+    x = d.array(dtype, shape)
+
+    def expected() -> np.ndarray:
+        whole = n == np.floor(n)
+        out = scipy.special.polygamma(np.where(whole, n, 0).astype(int), x)
+        return np.where(whole, out, np.nan).astype(dtype)
+
+    n = np.asarray(n, dtype)
+    return Case([n, x], {}, expected)
+
+
+def _positive_args(reference: Callable[..., Any], count: int, unit_last: bool = False) -> Generator:
+    """`count` operands in (0, 4.5] (the last in (0, 1) when `unit_last`): the domain of the
+    incomplete gamma and beta functions."""
+
+    def gen(d: Draw, dtype: np.dtype) -> Case:
+        shape = d.shape()
+        xs = [np.asarray(np.abs(d.array(dtype, shape)) + 0.25, dtype) for _ in range(count)]
+        if unit_last:
+            xs[-1] = np.asarray(xs[-1] / 4.5, dtype)
+        return Case(xs, {}, lambda: reference(*xs))
+
+    return gen
+
+
 def _logistic(x: np.ndarray) -> np.ndarray:
     return scipy.special.expit(x) if x.dtype.kind == "f" else 1 / (1 + np.exp(-x))
 
@@ -671,6 +702,14 @@ GENERATORS: dict[str, Generator] = {
     "rsqrt": unary(lambda x: 1 / np.sqrt(x)),
     "erf": unary(scipy.special.erf),
     "erf_inv": unary(scipy.special.erfinv, -0.99, 0.99),
+    "lgamma": unary(scipy.special.gammaln),
+    "digamma": unary(scipy.special.psi),
+    "polygamma": gen_polygamma,
+    "igamma": _positive_args(scipy.special.gammainc, 2),
+    "igammac": _positive_args(scipy.special.gammaincc, 2),
+    "betainc": _positive_args(scipy.special.betainc, 3, unit_last=True),
+    "bessel_i0e": unary(scipy.special.i0e),
+    "bessel_i1e": unary(scipy.special.i1e),
     "logistic": unary(_logistic),
     "floor": unary(np.floor),
     "ceil": unary(np.ceil),

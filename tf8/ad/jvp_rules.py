@@ -38,6 +38,8 @@ from tf8.ops.catalog import ROWS
 from tf8.ops.primitive import Primitive
 from tf8.traced import TracedTensor
 
+from .special_jvp import SPECIAL_PARTIALS
+
 JvpRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]
 ]
@@ -290,6 +292,10 @@ defjvp_elementwise(
 defjvp_elementwise(
     "erf_inv", lambda x, out: mul(math.sqrt(math.pi) / 2.0, unary("exp", mul(out, out)))
 )
+
+
+for _name, _partials in SPECIAL_PARTIALS.items():
+    defjvp_elementwise(_name, *_partials)
 defjvp_elementwise(
     "atan2",
     lambda y, x, out: div(x, add(mul(x, x), mul(y, y))),

@@ -91,3 +91,13 @@ from .ops import (
     transpose,
 )
 from .sorting import sort, sort_key_val, top_k
+from .special import (
+    bessel_i0e,
+    bessel_i1e,
+    betainc,
+    digamma,
+    igamma,
+    igammac,
+    lgamma,
+    polygamma,
+)

@@ -24,6 +24,13 @@ def _scipy_special() -> Any:
     return importlib.import_module("scipy.special")
 
 
+def _polygamma(op: Any, n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """scipy's polygamma, NaN where n is not a non-negative integer (as JAX's)."""
+    valid = (n >= 0) & (n == np.floor(n))
+    out = _scipy_special().polygamma(np.where(valid, n, 0).astype(np.int64), x)
+    return np.where(valid, out, np.nan).astype(x.dtype)
+
+
 try:  # numpy >= 2 keeps the error state in a context variable: set it without errstate's cost
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
@@ -342,6 +349,14 @@ KERNELS: dict[str, Kernel] = {
     "rsqrt": _rsqrt,
     "erf": lambda op, x: _scipy_special().erf(x),
     "erf_inv": lambda op, x: _scipy_special().erfinv(x),
+    "lgamma": lambda op, x: _scipy_special().gammaln(x),
+    "digamma": lambda op, x: _scipy_special().psi(x),
+    "polygamma": _polygamma,
+    "igamma": lambda op, a, x: _scipy_special().gammainc(a, x),
+    "igammac": lambda op, a, x: _scipy_special().gammaincc(a, x),
+    "betainc": lambda op, a, b, x: _scipy_special().betainc(a, b, x),
+    "bessel_i0e": lambda op, x: _scipy_special().i0e(x),
+    "bessel_i1e": lambda op, x: _scipy_special().i1e(x),
     "logistic": _logistic,
     "floor": _unary(np.floor),
     "ceil": _unary(np.ceil),
