@@ -352,6 +352,9 @@ VECTORS = {
     "choice_p": ("int64", (6,), [1, 1, 2, 3, 4, 2]),
     "choice_p_no_replace": ("int64", (3,), [1, 0, 2]),
     "categorical_no_replace": ("int64", (2, 2), [0, 0, 1, 1]),
+    "poisson_small": ("int64", (6,), [3, 4, 3, 1, 2, 3]),
+    "poisson_mixed": ("int64", (6,), [0, 0, 10, 7, 35, 1007]),
+    "poisson_int32": ("int32", (4,), [26, 25, 25, 20]),
 }
 EXACT = {
     "exponential_f32",
@@ -373,4 +376,7 @@ EXACT = {
     "choice_p",
     "choice_p_no_replace",
     "categorical_no_replace",
+    "poisson_small",
+    "poisson_mixed",
+    "poisson_int32",
 }

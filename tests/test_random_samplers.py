@@ -74,6 +74,9 @@ CALLS = {
     "choice_no_replace": lambda k: random.choice(k, 10, (4,), replace=False),
     "choice_p": lambda k: random.choice(k, 5, (6,), p=P5),
     "choice_p_no_replace": lambda k: random.choice(k, 5, (3,), replace=False, p=P5),
+    "poisson_small": lambda k: random.poisson(k, 3.5, (6,)),
+    "poisson_mixed": lambda k: random.poisson(k, np.array([0.0, 0.5, 9.0, 10.0, 50.0, 1000.0])),
+    "poisson_int32": lambda k: random.poisson(k, 25.0, (4,), np.int32),
     "categorical_no_replace": lambda k: random.categorical(k, LOGITS, shape=(2, 2), replace=False),
 }
 
@@ -84,7 +87,7 @@ def key(seed: int = 20261201):
 
 def test_every_recorded_call_is_tested():
     assert set(CALLS) == set(VECTORS)
-    assert len(EXACT) >= 19
+    assert len(EXACT) >= 22
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))
@@ -181,6 +184,22 @@ def test_discrete_draws_follow_their_distribution():
     assert _chi_square(np.bincount(picked, minlength=5), P5) > SIGNIFICANCE
     uniform_pick = np.asarray(random.choice(key(7), 5, (N,)))
     assert _chi_square(np.bincount(uniform_pick, minlength=5), np.full(5, 0.2)) > SIGNIFICANCE
+
+
+@pytest.mark.parametrize("lam", [0.7, 4.0, 30.0, 400.0])  # Knuth below 10, rejection above
+def test_poisson_draws_follow_their_distribution(lam):
+    drawn = np.asarray(random.poisson(key(7), lam, (N,)))
+    assert drawn.dtype == np.int64 and drawn.min() >= 0
+    law = stats.poisson(lam)
+    # bins of the support holding about equal probability, open-ended at both sides
+    edges = np.unique(law.ppf(np.linspace(0, 1, 9)[1:-1]).astype(int))
+    bins = np.concatenate([[-1], edges, [np.inf]]) + 0.5  # bin i holds edges[i-1]+1 .. edges[i]
+    counts = np.histogram(drawn, bins)[0]
+    probabilities = np.diff(law.cdf(bins))
+    assert _chi_square(counts, probabilities) > SIGNIFICANCE
+    assert abs(drawn.mean() - lam) < 5 * np.sqrt(lam / N)
+    shifted = drawn + max(1, int(np.sqrt(lam) / 2))  # by half a standard deviation: detected
+    assert _chi_square(np.histogram(shifted, bins)[0], probabilities) < SIGNIFICANCE
 
 
 def test_permutations_are_uniform_and_without_replacement():
@@ -361,6 +380,7 @@ def test_malformed_keys_are_refused(sampler, bad, error):
         (lambda k: random.randint(k, (2,), np.zeros(3, int), 5), "minval of shape \\(3,\\)"),
         (lambda k: random.bernoulli(k, np.full(3, 0.5), (4,)), "p of shape \\(3,\\)"),
         (lambda k: random.t(k, np.ones(2), (3,)), "df of shape \\(2,\\)"),
+        (lambda k: random.poisson(k, np.ones(2), (3,)), "lam of shape \\(2,\\)"),
         (
             lambda k: random.dirichlet(k, np.ones((2, 3)), (4,)),
             "alpha.s batch axes of shape \\(2,\\)",

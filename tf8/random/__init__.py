@@ -42,6 +42,7 @@ from tf8.random.keys import (
 )
 from tf8.random.multivariate import multivariate_normal, orthogonal
 from tf8.random.permutations import categorical, choice, permutation, shuffle
+from tf8.random.poisson import poisson
 
 __all__ = [
     "PRNGKey",
@@ -71,6 +72,7 @@ __all__ = [
     "orthogonal",
     "pareto",
     "permutation",
+    "poisson",
     "rademacher",
     "randint",
     "rayleigh",
