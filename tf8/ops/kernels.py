@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeGuardError
+from tf8.ops import dtypes as dt
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.primitive import Primitive
 
@@ -22,6 +23,17 @@ Kernel = Callable[..., np.ndarray]
 def _scipy_special() -> Any:
     """scipy.special, imported when a kernel first needs it (`import tf8` stays fast)."""
     return importlib.import_module("scipy.special")
+
+
+def _special(name: str) -> Kernel:
+    """The kernel of scipy.special.`name`, its result in the operands' dtype: scipy has no
+    float16 loops and computes float16 in float32 or float64."""
+
+    def kernel(op: Any, *xs: np.ndarray) -> np.ndarray:
+        out = getattr(_scipy_special(), name)(*xs)
+        return out if out.dtype == xs[-1].dtype else out.astype(xs[-1].dtype)
+
+    return kernel
 
 
 def _polygamma(op: Any, n: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -92,7 +104,7 @@ def _pow(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _complex(op: Primitive, re: np.ndarray, im: np.ndarray) -> np.ndarray:
     # Not re + 1j * im: 1j * inf is nan + inf j, so complex(1, inf) would get a nan real part.
-    out = np.empty(re.shape, np.complex64 if re.dtype == np.float32 else np.complex128)
+    out = np.empty(re.shape, dt.complex_dtype(re.dtype))
     out.real, out.imag = re, im
     return out
 
@@ -160,7 +172,7 @@ def _rsqrt(op: Primitive, x: np.ndarray) -> np.ndarray:
 
 def _logistic(op: Primitive, x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "f":
-        return _scipy_special().expit(x)
+        return _special("expit")(op, x)
     return 1 / (1 + np.exp(-x))
 
 
@@ -347,16 +359,16 @@ KERNELS: dict[str, Kernel] = {
     "atan2": _binary(np.arctan2),
     "sqrt": _unary(np.sqrt),
     "rsqrt": _rsqrt,
-    "erf": lambda op, x: _scipy_special().erf(x),
-    "erf_inv": lambda op, x: _scipy_special().erfinv(x),
-    "lgamma": lambda op, x: _scipy_special().gammaln(x),
-    "digamma": lambda op, x: _scipy_special().psi(x),
+    "erf": _special("erf"),
+    "erf_inv": _special("erfinv"),
+    "lgamma": _special("gammaln"),
+    "digamma": _special("psi"),
     "polygamma": _polygamma,
-    "igamma": lambda op, a, x: _scipy_special().gammainc(a, x),
-    "igammac": lambda op, a, x: _scipy_special().gammaincc(a, x),
-    "betainc": lambda op, a, b, x: _scipy_special().betainc(a, b, x),
-    "bessel_i0e": lambda op, x: _scipy_special().i0e(x),
-    "bessel_i1e": lambda op, x: _scipy_special().i1e(x),
+    "igamma": _special("gammainc"),
+    "igammac": _special("gammaincc"),
+    "betainc": _special("betainc"),
+    "bessel_i0e": _special("i0e"),
+    "bessel_i1e": _special("i1e"),
     "logistic": _logistic,
     "floor": _unary(np.floor),
     "ceil": _unary(np.ceil),
