@@ -66,6 +66,9 @@ NORMAL_F32 = [
     -0.26797351241111755,
     1.4285229444503784,
 ]
+UNIFORM_F16 = [0.8076171875, 0.8994140625, 0.802734375, 0.4833984375, 0.7705078125, 0.86328125]
+NORMAL_F16 = [0.8701171875, 1.279296875, 0.85205078125, -0.041015625, 0.74169921875, 1.0966796875]
+EXPONENTIAL_F16 = [1.6484375, 2.296875, 1.623046875, 0.66064453125]
 BERNOULLI = [0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
 RANDINT_INT64 = [3, 2, 6, 4, 1, 2]
 RANDINT_INT32 = [83, 19, 63, 24, 84, 18]
@@ -134,6 +137,13 @@ def test_normal_matches_jax():
     assert f64.dtype == np.float64 and f32.dtype == np.float32
     np.testing.assert_allclose(f64, NORMAL_F64, rtol=1e-12)
     np.testing.assert_allclose(f32, np.array(NORMAL_F32, np.float32), rtol=1e-6)
+
+
+def test_float16_draws_match_jax_bit_for_bit():
+    """float16 stays float16: its 16 random bits are the low half of the 32-bit draw."""
+    exact(random.uniform(key(), (6,), np.float16), UNIFORM_F16, np.float16)
+    exact(random.normal(key(), (6,), np.float16), NORMAL_F16, np.float16)
+    exact(random.exponential(key(), (4,), np.float16), EXPONENTIAL_F16, np.float16)
 
 
 def test_bernoulli_matches_jax():
@@ -216,7 +226,7 @@ def test_malformed_keys_are_refused(bad, error):
 
 
 def test_bad_dtypes_and_seeds_are_refused():
-    with pytest.raises(DTypeError, match="float32 or float64"):
+    with pytest.raises(DTypeError, match="float16 or float32 or float64"):
         random.uniform(key(), (2,), np.int32)
     with pytest.raises(DTypeError, match="integer dtype"):
         random.randint(key(), (2,), 0, 3, np.float64)

@@ -79,13 +79,20 @@ def _uniform(
     """Uniform floats of shape B + `shape` in [low, high), for a batch of keys B + (2,);
     `low` and `high` broadcast to B + `shape`."""
     low, high = _as_float(low, dtype), _as_float(high, dtype)
-    width, mantissa = dtype.itemsize * 8, np.finfo(dtype).nmant
-    raw = _random_bits(keys, width, tuple(shape))
-    one_bits = int(np.array(1.0, dtype).view(raw.dtype))
-    mantissa_bits = lax.shift_right_logical(raw, _const(width - mantissa, raw))
-    floats = lax.bitcast_convert_type(lax.bitwise_or(mantissa_bits, _const(one_bits, raw)), dtype)
-    floats = lax.sub(floats, _const(1, floats))
+    floats = tnp.subtract(_one_to_two(keys, tuple(shape), dtype), np.array(1, dtype))
     return tnp.maximum(low, tnp.add(tnp.multiply(floats, lax.sub(high, low)), low))
+
+
+def _one_to_two(keys: TracedTensor, shape: Shape, dtype: np.dtype) -> TracedTensor:
+    """Floats in [1, 2): random mantissa bits under the exponent of 1.0."""
+    width, mantissa = dtype.itemsize * 8, np.finfo(dtype).nmant
+    raw = _random_bits(keys, width, shape)
+    mantissa_bits = lax.shift_right_logical(raw, _const(width - mantissa, raw))
+    if dtype == dt.float16:  # no uint16 to bitcast: 1 + mantissa / 2**10, exact in float32
+        scaled = tnp.multiply(lax.convert_element_type(mantissa_bits, dt.float32), 2.0**-mantissa)
+        return lax.convert_element_type(tnp.add(scaled, np.float32(1)), dtype)
+    one_bits = int(np.array(1.0, dtype).view(raw.dtype))
+    return lax.bitcast_convert_type(lax.bitwise_or(mantissa_bits, _const(one_bits, raw)), dtype)
 
 
 def normal(key: Any, shape: Shape = (), dtype: Any = dt.float64) -> TracedTensor:

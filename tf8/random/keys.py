@@ -150,14 +150,17 @@ def fold_in(key: Any, data: Any) -> TracedTensor:
 
 
 def _random_bits(key: TracedTensor, width: int, shape: Shape) -> TracedTensor:
-    """`width` random bits per element: uint8 or uint32, or (width 64) int64 holding the bits
-    of JAX's uint64 (tf8 has no uint64)."""
+    """`width` random bits per element: uint8 or uint32; for width 16 the low 16 bits in a
+    uint32 (JAX's uint16), for width 64 an int64 holding the bits of JAX's uint64 (tf8 has
+    neither uint16 nor uint64)."""
     bits1, bits2 = _hash_counters(key, tuple(shape))
     if width == 64:
         high = lax.convert_element_type(bits1, dt.int64)
         low = lax.convert_element_type(bits2, dt.int64)
         return lax.bitwise_or(lax.shift_left(high, _const(32, high)), low)
     bits = lax.bitwise_xor(bits1, bits2)
+    if width == 16:
+        return lax.bitwise_and(bits, _const(0xFFFF, bits))
     return bits if width == 32 else lax.convert_element_type(bits, dt.uint8)
 
 
