@@ -12,6 +12,7 @@ from tf8.ops.dtypes import (
     bool_,
     complex64,
     complex128,
+    float16,
     float32,
     float64,
     int32,
