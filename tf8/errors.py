@@ -167,3 +167,11 @@ class IndexingError(ShapeError, IndexError):
 class LinAlgError(Tf8Error, ValueError):
     """A linear-algebra kernel failed on the data: a singular matrix to `solve`/`inv`, a matrix
     that is not positive definite to `cholesky`, a decomposition that did not converge."""
+
+
+# --- tools outside Python -------------------------------------------------------------------
+
+
+class MissingToolError(Tf8Error, RuntimeError):
+    """An optional tool a feature needs is not installed (Graphviz's `dot` to draw programs);
+    the message says how to install it."""

@@ -227,9 +227,11 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "erf": _SMOOTH,
     "erf_inv": AdCase(each(_real_map(lambda r: 0.6 * r))),  # |x| <= 0.9
     "logistic": AdCase(each(_imag_scale(0.35))),  # poles at i*pi
+    "ndtri": AdCase(each(lambda p: np.asarray(0.02 + 0.96 * p, p.dtype))),  # p in (0, 1)
     "lgamma": AdCase(each(positive)),
     "digamma": AdCase(each(positive)),
     "polygamma": AdCase(each(np.floor, positive), constant_operands=(0,)),  # whole n
+    "zeta": AdCase(constant_operands=(0,)),
     "igamma": AdCase(constant_operands=(0,)),  # the catalog case is in the domain
     "igammac": AdCase(constant_operands=(0,)),
     "betainc": AdCase(constant_operands=(0, 1)),

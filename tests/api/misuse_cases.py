@@ -188,10 +188,10 @@ TRACING: list[Any] = [
 
 DISPATCH: list[Case] = [
     (
-        "np-bincount-of-placeholder",
-        lambda: np.bincount(placeholder((4,), "int64")),
+        "np-trim-zeros-of-placeholder",
+        lambda: np.trim_zeros(placeholder((4,))),
         errors.UnsupportedOperationError,
-        r"numpy\.bincount is not supported",
+        r"numpy\.trim_zeros is not supported",
     ),
     (
         "np-add-out",
@@ -212,10 +212,10 @@ DISPATCH: list[Case] = [
         r"numpy\.add\.at.*in place",
     ),
     (
-        "np-histogram-data-dependent-shape",
-        lambda: np.histogram(placeholder((4,))),
+        "np-put-in-place",
+        lambda: np.put(placeholder((4,)), [0], 1.0),
         errors.UnsupportedOperationError,
-        r"numpy\.histogram is not supported.*depends on the data",
+        r"numpy\.put is not supported.*in place",
     ),
     (
         "np-unique-data-dependent-shape-under-jit",

@@ -23,11 +23,16 @@ def _axis(data, ndim):
     return data.draw(st.one_of(st.none(), st.integers(-ndim, ndim - 1)))
 
 
+def _array_and_axis(data, elements):
+    """A random array of SHAPES with `elements`, and an axis of it (or None)."""
+    shape = data.draw(SHAPES)
+    x = data.draw(hnp.arrays(np.float64, shape, elements=elements))
+    return x, _axis(data, len(shape))
+
+
 @given(data=st.data())
 def test_sort_argsort_partition_match_numpy(data):
-    shape = data.draw(SHAPES)
-    x = data.draw(hnp.arrays(np.float64, shape, elements=WITH_NAN))
-    axis = _axis(data, len(shape))
+    x, axis = _array_and_axis(data, WITH_NAN)
     np.testing.assert_array_equal(tnp.sort(x, axis), np.sort(x, axis))
     np.testing.assert_array_equal(tnp.argsort(x, axis), np.argsort(x, axis, kind="stable"))
     np.testing.assert_array_equal(np.sort(tf8.tensor(x), axis), np.sort(x, axis))  # dispatch
@@ -70,9 +75,7 @@ def test_quantile_family_matches_numpy(method, data):
 
 @given(data=st.data())
 def test_median_and_nan_forms_match_numpy(data):
-    shape = data.draw(SHAPES)
-    x = data.draw(hnp.arrays(np.float64, shape, elements=WITH_NAN))
-    axis = _axis(data, len(shape))
+    x, axis = _array_and_axis(data, WITH_NAN)
     np.testing.assert_allclose(tnp.median(x, axis), np.median(x, axis))
     with np.errstate(all="ignore"), pytest.warns() if np.isnan(x).all() else _nothing():
         expected = np.nanmedian(x, axis)
@@ -181,3 +184,14 @@ def test_sorting_errors():
         tnp.partition(np.ones(3), 3)
     with pytest.raises(errors.ShapeError, match="0-d"):
         tnp.sort(np.float64(1.0), axis=0)
+
+
+def test_numpy2_unique_functions_match_numpy():
+    x = np.array([[3.0, np.nan, 1.0], [np.nan, 3.0, 3.0]])
+    for name in ("unique_values", "unique_counts", "unique_inverse", "unique_all"):
+        got, expected = getattr(tnp, name)(x), getattr(np, name)(x)
+        for g, e in zip(tf8.tree.tree_leaves(got), tf8.tree.tree_leaves(expected)):
+            np.testing.assert_array_equal(np.asarray(g), e, err_msg=name)
+    sized = tf8.jit(lambda v: tnp.unique_counts(v, size=5, fill_value=0.0))(x)
+    np.testing.assert_array_equal(sized[0], [1.0, 3.0, np.nan, np.nan, 0.0])
+    np.testing.assert_array_equal(sized[1], [1, 3, 1, 1, 0])

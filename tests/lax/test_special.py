@@ -48,11 +48,19 @@ def test_incomplete_gamma_and_beta_derivatives_in_x():
         (lambda a: lax.igammac(a, 1.0), "a"),
         (lambda n: lax.polygamma(n, 1.0), "n"),
         (lambda a: lax.betainc(a, 2.0, 0.5), "a"),
+        (lambda x: lax.zeta(x, 1.5), "x"),
     ],
 )
 def test_operands_jax_does_not_differentiate_raise(call, operand):
     with pytest.raises(DifferentiationError, match=f"respect to {operand}"):
         tf8.grad(call)(2.0)
+
+
+def test_hurwitz_zeta_and_its_q_derivative():
+    x, q = np.array([1.5, 2.0, 6.0]), np.array([0.5, 1.0, 30.0])
+    np.testing.assert_allclose(lax.zeta(x, q), sp.zeta(x, q), rtol=1e-14)
+    np.testing.assert_allclose(_grad(lambda v: lax.zeta(x, v), q), -x * sp.zeta(x + 1, q))
+    tf8.check_grads(lambda v: lax.zeta(x, v), (q,), order=2)
 
 
 def test_scaled_bessel_functions_and_their_edges():

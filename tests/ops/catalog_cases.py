@@ -639,13 +639,16 @@ def gen_polygamma(d: Draw, dtype: np.dtype) -> Case:
     return Case([n, x], {}, expected)
 
 
-def _positive_args(reference: Callable[..., Any], count: int, unit_last: bool = False) -> Generator:
-    """`count` operands in (0, 4.5] (the last in (0, 1) when `unit_last`): the domain of the
-    incomplete gamma and beta functions."""
+def _positive_args(
+    reference: Callable[..., Any], count: int, unit_last: bool = False, shift_first: float = 0.0
+) -> Generator:
+    """`count` operands in (0, 4.5] (the last in (0, 1) when `unit_last`, the first shifted by
+    `shift_first`): the domain of the incomplete gamma, beta and zeta functions."""
 
     def gen(d: Draw, dtype: np.dtype) -> Case:
         shape = d.shape()
         xs = [np.asarray(np.abs(d.array(dtype, shape)) + 0.25, dtype) for _ in range(count)]
+        xs[0] = np.asarray(xs[0] + shift_first, dtype)
         if unit_last:
             xs[-1] = np.asarray(xs[-1] / 4.5, dtype)
         return Case(xs, {}, lambda: reference(*xs))
@@ -702,9 +705,11 @@ GENERATORS: dict[str, Generator] = {
     "rsqrt": unary(lambda x: 1 / np.sqrt(x)),
     "erf": unary(scipy.special.erf),
     "erf_inv": unary(scipy.special.erfinv, -0.99, 0.99),
+    "ndtri": unary(scipy.special.ndtri, 0.0, 1.0),
     "lgamma": unary(scipy.special.gammaln),
     "digamma": unary(scipy.special.psi),
     "polygamma": gen_polygamma,
+    "zeta": _positive_args(scipy.special.zeta, 2, shift_first=1.0),
     "igamma": _positive_args(scipy.special.gammainc, 2),
     "igammac": _positive_args(scipy.special.gammaincc, 2),
     "betainc": _positive_args(scipy.special.betainc, 3, unit_last=True),
@@ -769,9 +774,11 @@ def _rounded_to_float16(gen: Generator) -> Generator:
 SCIPY_ROWS = (
     "erf",
     "erf_inv",
+    "ndtri",
     "lgamma",
     "digamma",
     "polygamma",
+    "zeta",
     "igamma",
     "igammac",
     "betainc",

@@ -44,6 +44,9 @@ JvpRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]
 ]
 JVP_RULES: dict[str, JvpRule] = {}
+# The partial derivatives of elementwise rows, `partial_i(*primals, out)`, by row name: the
+# tape's reverse mode (tf8.ad.tape) multiplies cotangents by them directly.
+ELEMENTWISE_PARTIALS: dict[str, tuple[Callable[..., Any] | None, ...]] = {}
 
 # Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
 ZERO_DERIVATIVE = (
@@ -71,6 +74,7 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
         return [total]
 
     JVP_RULES[name] = rule
+    ELEMENTWISE_PARTIALS[name] = partials
 
 
 def linear_jvp(op, primals, outputs, tangents) -> list[Tangent]:

@@ -1,12 +1,13 @@
-"""Partial derivatives of the special-function rows (lgamma, digamma, polygamma, igamma,
-igammac, betainc, bessel_i0e, bessel_i1e), in the form `defjvp_elementwise` takes: one per
-operand, `partial(*primals, out)`. Each is written in primitives that have rules themselves, so
-derivatives of every order follow. As in JAX, polygamma is not differentiated in n, nor
-igamma/igammac in a, nor betainc in a and b: asking for it raises DifferentiationError.
+"""Partial derivatives of the special-function rows (ndtri, lgamma, digamma, polygamma, zeta,
+igamma, igammac, betainc, bessel_i0e, bessel_i1e), in the form `defjvp_elementwise` takes: one
+per operand, `partial(*primals, out)`. Each is written in primitives that have rules
+themselves, so derivatives of every order follow. As in JAX, polygamma is not differentiated
+in n, zeta in x, igamma/igammac in a, betainc in a and b: asking raises DifferentiationError.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from tf8.lax.builders import add, compare, div, like, mul, neg, select, sub, una
 from tf8.lax.core import apply1
 
 Partial = Callable[..., Any]
+_SQRT_2PI = math.sqrt(2 * math.pi)
 
 
 def _not_differentiable(name: str, operand: str) -> Callable[..., Any]:
@@ -53,11 +55,16 @@ def _betainc_dx(a, b, x, out):
 
 
 SPECIAL_PARTIALS: dict[str, tuple[Partial, ...]] = {
+    "ndtri": (lambda x, out: mul(_SQRT_2PI, unary("exp", mul(0.5, mul(out, out)))),),
     "lgamma": (lambda x, out: unary("digamma", x),),
     "digamma": (lambda x, out: apply1("polygamma", [like(x, 1.0), x]),),
     "polygamma": (
         _not_differentiable("polygamma", "n"),
         lambda n, x, out: apply1("polygamma", [add(n, 1.0), x]),
+    ),
+    "zeta": (
+        _not_differentiable("zeta", "x"),
+        lambda x, q, out: neg(mul(x, apply1("zeta", [add(x, 1.0), q]))),
     ),
     "igamma": (_not_differentiable("igamma", "a"), _igamma_dx),
     "igammac": (

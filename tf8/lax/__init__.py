@@ -99,5 +99,7 @@ from .special import (
     igamma,
     igammac,
     lgamma,
+    ndtri,
     polygamma,
+    zeta,
 )

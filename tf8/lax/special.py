@@ -1,6 +1,7 @@
 """JAX's `lax` special functions on tf8's special-function rows (kernels from scipy.special,
-imported when first used): lgamma, digamma, polygamma, igamma, igammac, betainc, bessel_i0e,
-bessel_i1e (erf and erf_inv are in `ops`). Operands share one float dtype and shape."""
+imported when first used): lgamma, digamma, polygamma, zeta, igamma, igammac, betainc,
+bessel_i0e, bessel_i1e, and ndtri (erf and erf_inv are in `ops`). Operands share one float
+dtype and shape."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from tf8.traced import TracedTensor
 from .ops import _binary, _operands, _unary
 
 lgamma = _unary("lgamma")
+ndtri = _unary("ndtri")  # not a JAX lax name: jax.scipy.special.ndtri is a composition
 digamma = _unary("digamma")
 bessel_i0e = _unary("bessel_i0e")
 bessel_i1e = _unary("bessel_i1e")
 polygamma = _binary("polygamma")
 igamma = _binary("igamma")
 igammac = _binary("igammac")
+zeta = _binary("zeta")
 
 
 def betainc(a: Any, b: Any, x: Any) -> TracedTensor:
@@ -33,5 +36,7 @@ __all__ = [
     "igamma",
     "igammac",
     "lgamma",
+    "ndtri",
     "polygamma",
+    "zeta",
 ]

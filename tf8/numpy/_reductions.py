@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from tf8.errors import DTypeError, ShapeError
+from tf8.errors import ShapeError
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
@@ -54,7 +54,9 @@ def prod(
 def max(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     x = asarray(a)
     if dt.is_complex(x.dtype):
-        raise DTypeError("max of complex values is not supported (numpy's order is lexicographic)")
+        from ._complex_order import complex_extreme
+
+        return complex_extreme("max", x, normalize_axes(axis, x.ndim), keepdims)
     if x.dtype == dt.bool_:
         return astype(max(astype(x, dt.int32), axis, keepdims), dt.bool_)
     return _reduce("reduce_max", x, axis, keepdims)
@@ -63,7 +65,9 @@ def max(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor
 def min(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     x = asarray(a)
     if dt.is_complex(x.dtype):
-        raise DTypeError("min of complex values is not supported (numpy's order is lexicographic)")
+        from ._complex_order import complex_extreme
+
+        return complex_extreme("min", x, normalize_axes(axis, x.ndim), keepdims)
     if x.dtype == dt.bool_:
         return astype(min(astype(x, dt.int32), axis, keepdims), dt.bool_)
     return _reduce("reduce_min", x, axis, keepdims)
@@ -149,7 +153,9 @@ def _arg(name: str, a: ArrayLike, axis: int | None, keepdims: bool) -> TracedTen
 
     x = asarray(a)
     if dt.is_complex(x.dtype):
-        raise DTypeError(f"{name} of complex values is not supported")
+        from ._complex_order import complex_arg
+
+        return complex_arg(name, x, axis, keepdims)
     if x.dtype == dt.bool_:
         x = astype(x, dt.int32)
     if axis is None:

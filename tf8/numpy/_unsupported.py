@@ -1,6 +1,6 @@
 """numpy functions tf8 cannot express, each raising UnsupportedOperationError with the reason.
 
-They exist (rather than being missing) so that `tnp.nonzero(x)` and `np.nonzero(t)` both say
+They exist (rather than being missing) so that `tnp.put(x, ...)` and `np.put(t, ...)` both say
 *why*.
 """
 
@@ -15,18 +15,7 @@ _DATA_SHAPE = "the result's shape depends on the data"
 _IN_PLACE = "it writes in place and traced values are immutable (use x.at[i].set(v))"
 
 REASONS: dict[str, str] = {
-    "unique_values": _DATA_SHAPE,
-    "unique_counts": _DATA_SHAPE,
-    "unique_inverse": _DATA_SHAPE,
-    "unique_all": _DATA_SHAPE,
-    "nonzero": _DATA_SHAPE,
-    "argwhere": _DATA_SHAPE,
-    "flatnonzero": _DATA_SHAPE,
-    "extract": _DATA_SHAPE,
-    "compress": _DATA_SHAPE,
     "trim_zeros": _DATA_SHAPE,
-    "histogram": _DATA_SHAPE + " (bin edges)",
-    "bincount": _DATA_SHAPE,
     "put": _IN_PLACE,
     "place": _IN_PLACE,
     "putmask": _IN_PLACE,

@@ -97,104 +97,63 @@ def _quantile(
     return result
 
 
-def quantile(
-    a: ArrayLike,
-    q: ArrayLike,
-    axis: Any = None,
-    out: Any = None,
-    overwrite_input: bool = False,
-    method: str = "linear",
-    keepdims: bool = False,
-    *,
-    weights: Any = None,
-    interpolation: str | None = None,
-) -> TracedTensor:
-    """numpy.quantile (q in [0, 1]); NaN where a reduced slice holds a NaN."""
-    _check_unsupported("quantile", out, weights)
-    _check_q(q, 1.0, "quantile")
-    return _quantile("quantile", a, q, axis, interpolation or method, keepdims, False)
+def _quantile_function(name: str, scale: float, ignore_nan: bool, doc: str):
+    """numpy's quantile-family function `name`, for q in [0, scale]."""
+
+    def fn(
+        a: ArrayLike,
+        q: ArrayLike,
+        axis: Any = None,
+        out: Any = None,
+        overwrite_input: bool = False,
+        method: str = "linear",
+        keepdims: bool = False,
+        *,
+        weights: Any = None,
+        interpolation: str | None = None,
+    ) -> TracedTensor:
+        _check_unsupported(name, out, weights)
+        _check_q(q, scale, name)
+        fraction = q if scale == 1.0 else asarray(q) / scale
+        return _quantile(name, a, fraction, axis, interpolation or method, keepdims, ignore_nan)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
 
 
-def nanquantile(
-    a: ArrayLike,
-    q: ArrayLike,
-    axis: Any = None,
-    out: Any = None,
-    overwrite_input: bool = False,
-    method: str = "linear",
-    keepdims: bool = False,
-    *,
-    weights: Any = None,
-    interpolation: str | None = None,
-) -> TracedTensor:
-    """numpy.nanquantile: quantiles of the non-NaN values (NaN for an all-NaN slice)."""
-    _check_unsupported("nanquantile", out, weights)
-    _check_q(q, 1.0, "nanquantile")
-    return _quantile("nanquantile", a, q, axis, interpolation or method, keepdims, True)
+def _median_function(name: str, ignore_nan: bool, doc: str):
+    def fn(
+        a: ArrayLike,
+        axis: Any = None,
+        out: Any = None,
+        overwrite_input: bool = False,
+        keepdims: bool = False,
+    ) -> TracedTensor:
+        _check_unsupported(name, out, None)
+        return _quantile(name, a, 0.5, axis, "linear", keepdims, ignore_nan)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
 
 
-def percentile(
-    a: ArrayLike,
-    q: ArrayLike,
-    axis: Any = None,
-    out: Any = None,
-    overwrite_input: bool = False,
-    method: str = "linear",
-    keepdims: bool = False,
-    *,
-    weights: Any = None,
-    interpolation: str | None = None,
-) -> TracedTensor:
-    """numpy.percentile (q in [0, 100])."""
-    _check_unsupported("percentile", out, weights)
-    _check_q(q, 100.0, "percentile")
-    return _quantile(
-        "percentile", a, asarray(q) / 100.0, axis, interpolation or method, keepdims, False
-    )
-
-
-def nanpercentile(
-    a: ArrayLike,
-    q: ArrayLike,
-    axis: Any = None,
-    out: Any = None,
-    overwrite_input: bool = False,
-    method: str = "linear",
-    keepdims: bool = False,
-    *,
-    weights: Any = None,
-    interpolation: str | None = None,
-) -> TracedTensor:
-    """numpy.nanpercentile (q in [0, 100]) of the non-NaN values."""
-    _check_unsupported("nanpercentile", out, weights)
-    _check_q(q, 100.0, "nanpercentile")
-    return _quantile(
-        "nanpercentile", a, asarray(q) / 100.0, axis, interpolation or method, keepdims, True
-    )
-
-
-def median(
-    a: ArrayLike,
-    axis: Any = None,
-    out: Any = None,
-    overwrite_input: bool = False,
-    keepdims: bool = False,
-) -> TracedTensor:
-    """numpy.median: the mean of the two middle values for an even count."""
-    _check_unsupported("median", out, None)
-    return _quantile("median", a, 0.5, axis, "linear", keepdims, False)
-
-
-def nanmedian(
-    a: ArrayLike,
-    axis: Any = None,
-    out: Any = None,
-    overwrite_input: bool = False,
-    keepdims: bool = False,
-) -> TracedTensor:
-    """numpy.nanmedian: the median of the non-NaN values."""
-    _check_unsupported("nanmedian", out, None)
-    return _quantile("nanmedian", a, 0.5, axis, "linear", keepdims, True)
+quantile = _quantile_function(
+    "quantile", 1.0, False, "numpy.quantile (q in [0, 1]); NaN where a reduced slice holds a NaN."
+)
+nanquantile = _quantile_function(
+    "nanquantile", 1.0, True, "numpy.nanquantile: quantiles of the non-NaN values."
+)
+percentile = _quantile_function("percentile", 100.0, False, "numpy.percentile (q in [0, 100]).")
+nanpercentile = _quantile_function(
+    "nanpercentile", 100.0, True, "numpy.nanpercentile (q in [0, 100]) of the non-NaN values."
+)
+median = _median_function(
+    "median", False, "numpy.median: the mean of the two middle values for an even count."
+)
+nanmedian = _median_function(
+    "nanmedian", True, "numpy.nanmedian: the median of the non-NaN values."
+)
 
 
 def _check_unsupported(name: str, out: Any, weights: Any) -> None:

@@ -1,5 +1,6 @@
 """numpy's sorting and searching functions on the sort op (`tf8.lax.sort`): sort, argsort,
-lexsort, partition, argpartition, searchsorted and unique.
+lexsort, partition, argpartition, searchsorted, unique and numpy 2's unique_values,
+unique_counts, unique_inverse and unique_all.
 
 Sorts are stable with NaNs last, as numpy's; `kind=` is accepted and ignored (every sort is
 stable). `partition` returns a full sort, which satisfies numpy's contract (the k-th element
@@ -10,7 +11,7 @@ in place, nothing larger before it, nothing smaller after). The quantile family 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -40,41 +41,7 @@ def _along(a: ArrayLike, axis: int | None) -> tuple[TracedTensor, int]:
     return x, normalize_axis(axis, x.ndim)
 
 
-def _check_order(order: Any) -> None:
-    if order is not None:
-        raise UnsupportedOperationError("sort: order= (structured arrays) is not supported")
-
-
-def sort(
-    a: ArrayLike,
-    axis: int | None = -1,
-    kind: str | None = None,
-    order: Any = None,
-    *,
-    stable: bool | None = None,
-    descending: bool = False,
-) -> TracedTensor:
-    """numpy.sort (stable, NaNs last); `descending=True` as jax.numpy (equal elements keep
-    their order)."""
-    _check_order(order)
-    x, axis = _along(a, axis)
-    if descending:
-        return take_along_axis(x, argsort(x, axis, descending=True), axis)
-    return sort_all([x], axis)[0]
-
-
-def argsort(
-    a: ArrayLike,
-    axis: int | None = -1,
-    kind: str | None = None,
-    order: Any = None,
-    *,
-    stable: bool | None = None,
-    descending: bool = False,
-) -> TracedTensor:
-    """numpy.argsort (stable, NaNs last; int64); `descending=True` as jax.numpy."""
-    _check_order(order)
-    x, axis = _along(a, axis)
+def _argsort(x: TracedTensor, axis: int, descending: bool) -> TracedTensor:
     if not descending:
         return sort_all([x, iota_like(x, axis)], axis)[1]
     # A stable descending order: sort the reversed array, reverse the result, and map the
@@ -82,6 +49,37 @@ def argsort(
     reversed_order = sort_all([flip(x, axis), iota_like(x, axis)], axis)[1]
     last = constant(np.int64(x.shape[axis] - 1))
     return add(last, -flip(reversed_order, axis))
+
+
+def _sort_function(name: str, indices: bool, doc: str):
+    """numpy.sort or numpy.argsort (one signature: `kind=` and `stable=` are accepted and
+    ignored, every sort being stable; `descending=` as jax.numpy)."""
+
+    def fn(
+        a: ArrayLike,
+        axis: int | None = -1,
+        kind: str | None = None,
+        order: Any = None,
+        *,
+        stable: bool | None = None,
+        descending: bool = False,
+    ) -> TracedTensor:
+        if order is not None:
+            raise UnsupportedOperationError(f"{name}: order= (structured arrays) is not supported")
+        x, axis = _along(a, axis)
+        if indices:
+            return _argsort(x, axis, descending)
+        if descending:
+            return take_along_axis(x, _argsort(x, axis, True), axis)
+        return sort_all([x], axis)[0]
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+sort = _sort_function("sort", False, "numpy.sort (stable, NaNs last).")
+argsort = _sort_function("argsort", True, "numpy.argsort (stable, NaNs last; int64 indices).")
 
 
 def lexsort(keys: Sequence[ArrayLike], axis: int = -1) -> TracedTensor:
@@ -253,6 +251,48 @@ def _unique_sized(
     return [values, index, inverse, counts]
 
 
+class UniqueAllResult(NamedTuple):
+    values: TracedTensor
+    indices: TracedTensor
+    inverse_indices: TracedTensor
+    counts: TracedTensor
+
+
+class UniqueCountsResult(NamedTuple):
+    values: TracedTensor
+    counts: TracedTensor
+
+
+class UniqueInverseResult(NamedTuple):
+    values: TracedTensor
+    inverse_indices: TracedTensor
+
+
+def unique_values(x: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """numpy.unique_values (NaNs kept apart, as numpy's); `size=` as jax.numpy."""
+    return unique(x, equal_nan=False, size=size, fill_value=fill_value)
+
+
+def unique_counts(x: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """numpy.unique_counts: (values, counts)."""
+    out = unique(x, return_counts=True, equal_nan=False, size=size, fill_value=fill_value)
+    return UniqueCountsResult(*out)
+
+
+def unique_inverse(x: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """numpy.unique_inverse: (values, inverse_indices of x's shape)."""
+    out = unique(x, return_inverse=True, equal_nan=False, size=size, fill_value=fill_value)
+    return UniqueInverseResult(out[0], reshape(out[1], asarray(x).shape))
+
+
+def unique_all(x: ArrayLike, *, size: int | None = None, fill_value: Any = None) -> Any:
+    """numpy.unique_all: (values, indices, inverse_indices of x's shape, counts)."""
+    values, index, inverse, counts = unique(
+        x, True, True, True, equal_nan=False, size=size, fill_value=fill_value
+    )
+    return UniqueAllResult(values, index, reshape(inverse, asarray(x).shape), counts)
+
+
 __all__ = [
     "argpartition",
     "argsort",
@@ -261,4 +301,8 @@ __all__ = [
     "searchsorted",
     "sort",
     "unique",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
 ]

@@ -47,6 +47,7 @@ try:  # numpy >= 2 keeps the error state in a context variable: set it without e
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
     _IGNORE = _make_extobj(all="ignore")
+    FP_STATE, FP_IGNORE = _extobj_contextvar, _IGNORE  # for callers inlining the two below
 
     def ignore_fp_errors() -> Any:
         """Silence numpy's floating-point warnings (kernels follow IEEE: inf, nan); returns the
@@ -57,6 +58,21 @@ try:  # numpy >= 2 keeps the error state in a context variable: set it without e
         _extobj_contextvar.reset(token)
 
 except ImportError:  # pragma: no cover - other numpy layouts: the public context manager
+
+    class _ErrState:
+        """errstate behind the set/reset interface of a context variable."""
+
+        @staticmethod
+        def set(_: Any) -> Any:
+            state = np.errstate(all="ignore")
+            state.__enter__()
+            return state
+
+        @staticmethod
+        def reset(token: Any) -> None:
+            token.__exit__(None, None, None)
+
+    FP_STATE, FP_IGNORE = _ErrState, None
 
     def ignore_fp_errors() -> Any:
         state = np.errstate(all="ignore")
@@ -361,9 +377,11 @@ KERNELS: dict[str, Kernel] = {
     "rsqrt": _rsqrt,
     "erf": _special("erf"),
     "erf_inv": _special("erfinv"),
+    "ndtri": _special("ndtri"),
     "lgamma": _special("gammaln"),
     "digamma": _special("psi"),
     "polygamma": _polygamma,
+    "zeta": _special("zeta"),
     "igamma": _special("gammainc"),
     "igammac": _special("gammaincc"),
     "betainc": _special("betainc"),

@@ -124,6 +124,7 @@ UFUNC_RULES: dict[str, StepRule] = {
     "rsqrt": _rsqrt,
     "erf": _scipy_direct("erf", "f"),
     "erf_inv": _scipy_direct("erfinv", "f"),
+    "ndtri": _scipy_direct("ndtri", "f"),
     "lgamma": _scipy_direct("gammaln", "f"),
     "digamma": _scipy_direct("psi", "f"),
     "igamma": _scipy_direct("gammainc", "f"),

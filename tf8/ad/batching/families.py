@@ -13,7 +13,6 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from tf8 import tree
 from tf8.errors import NoBatchingRule
 from tf8.lax.builders import reduce_sum
 from tf8.lax.core import apply
@@ -67,47 +66,45 @@ def _stop_gradient(op, args, dims):
 
 @dataclass(frozen=True)
 class _BatchedRules:
-    """A custom_jvp/custom_vjp holder whose rules run vmapped over `size` examples; `dims`
-    says which of the call's arguments are batched (along axis 0)."""
+    """A custom_jvp/custom_vjp call whose rules (on flat argument leaves) run vmapped over
+    `size` examples; `dims` says which leaves are batched (along axis 0)."""
 
-    holder: Any
+    site: Any
     dims: tuple[int | None, ...]
     size: Any
 
     @property
     def __name__(self) -> str:  # messages name the user's function
-        return self.holder.__name__
+        return self.site.__name__
 
     def _vmap(self, fun, in_axes, out_axes: Any = 0):
         from .vmap import vmap  # the transform is built on these rules
 
         return vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=self.size)
 
-    def jvp_rule(self, primals: tuple, tangents: tuple) -> Any:
-        return self._vmap(self.holder.jvp_rule, (self.dims, self.dims))(primals, tangents)
+    def jvp(self, xs: Any, ts: Any) -> Any:
+        return self._vmap(self.site.jvp, (self.dims, self.dims))(tuple(xs), tuple(ts))
 
     def fwd(self, *xs: Any) -> Any:
-        return self._vmap(self.holder.fwd, self.dims)(*xs)
+        return self._vmap(self.site.fwd, self.dims)(*xs)
 
-    def bwd(self, residuals: Any, ct: Any) -> tuple:
-        cts = self._vmap(self.holder.bwd, (0, 0))(residuals, ct)
-        if not isinstance(cts, tuple):
-            return cts  # the marker reports the bad result
-        # An unbatched argument's cotangent sums over the examples.
-        return tuple(
-            c if d is not None else tree.tree_map(lambda leaf: reduce_sum(as_traced(leaf), (0,)), c)
+    def bwd(self, residuals: Any, ct: Any) -> list[Any]:
+        cts = self._vmap(self.site.bwd, (0, 0))(residuals, ct)
+        # An unbatched leaf's cotangent sums over the examples; None stays a zero.
+        return [
+            c if c is None or d is not None else reduce_sum(as_traced(c), (0,))
             for c, d in zip(cts, self.dims)
-        )
+        ]
 
 
 def _custom_marker(op, args, dims):
-    holder, treedef = op.payload
+    site, treedef = op.payload
     n = op.output_count
     size = batch_size(args, dims)
     outs = [at_front(x, d, size) for x, d in zip(args[:n], dims[:n])]
     xs = [x if d is None else moveaxis(x, d, 0) for x, d in zip(args[n:], dims[n:])]
     x_dims = tuple(None if d is None else 0 for d in dims[n:])
-    marker = type(op)((_BatchedRules(holder, x_dims, size), treedef), op.input_count, n)
+    marker = type(op)((_BatchedRules(site, x_dims, size), treedef), op.input_count, n)
     return apply(marker, [*outs, *xs]), [0] * n
 
 
