@@ -1,10 +1,13 @@
 """Samplers' outputs recorded with JAX 0.10.2 (`jax_enable_x64` on, default threefry2x32,
-partitionable), key `jax.random.PRNGKey(20261201)`; the calls are in test_random_samplers.py.
+partitionable), key `jax.random.PRNGKey(20261201)`; the calls are in test_random_samplers.py;
+`assert_recorded` compares a draw with its record (also for test_nn_initializers.py).
 
 EXACT lists the draws tf8 reproduces bit for bit; the others differ from JAX only by the
 rounding of log, log1p, pow, erf, erf_inv and the linear algebra (XLA's against numpy's).
 categorical without replacement gives int32 in JAX (its top_k's indices), int64 in tf8.
 """
+
+import numpy as np
 
 VECTORS = {
     "truncated_normal_f64": (
@@ -380,3 +383,17 @@ EXACT = {
     "poisson_mixed",
     "poisson_int32",
 }
+
+
+def assert_recorded(got, record, exact: bool, rtol: float = 1e-13) -> None:
+    """`got` against a recorded (dtype, shape, values): bit for bit when `exact`, else to
+    `rtol` (1e-5 for float32), as XLA's log, pow, erf and LAPACK round differently."""
+    dtype, shape, values = record
+    got = np.asarray(got)
+    assert got.dtype == np.dtype(dtype) and got.shape == shape
+    want = np.array(values, dtype).reshape(shape)
+    if exact:
+        np.testing.assert_array_equal(got, want)
+    else:
+        rtol = max(rtol, 1e-5) if dtype == "float32" else rtol
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)

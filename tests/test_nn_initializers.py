@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from random_jax_vectors import assert_recorded
 
 import tf8
 import tf8.nn.initializers as I  # noqa: N812 - JAX's customary alias
@@ -312,14 +313,7 @@ def key(seed: int = 20261201):
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_initializers_match_jax(name):
     assert set(CALLS) == set(RECORDED)
-    dtype, shape, values = RECORDED[name]
-    got = np.asarray(CALLS[name](key()))
-    assert got.dtype == np.dtype(dtype) and got.shape == shape
-    want = np.array(values, dtype).reshape(shape)
-    if name in EXACT:
-        np.testing.assert_array_equal(got, want)
-    else:
-        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)
+    assert_recorded(CALLS[name](key()), RECORDED[name], name in EXACT, rtol=1e-13)
 
 
 @pytest.mark.parametrize(
