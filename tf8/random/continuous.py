@@ -13,7 +13,15 @@ import tf8.numpy as tnp
 from tf8 import lax
 from tf8.errors import ParameterError
 from tf8.ops import dtypes as dt
-from tf8.random.basic import _as_float, _float_dtype, _normal, _param_shape, _uniform, bernoulli
+from tf8.random.basic import (
+    _as_float,
+    _erf_inv,
+    _float_dtype,
+    _normal,
+    _param_shape,
+    _uniform,
+    bernoulli,
+)
 from tf8.random.keys import Shape, _check_key, _shape
 from tf8.traced import TracedTensor
 
@@ -54,7 +62,7 @@ def truncated_normal(
     sqrt2 = _const(np.sqrt(2), dtype)
     lower, upper = _as_float(lower, dtype), _as_float(upper, dtype)
     a, b = lax.erf(tnp.divide(lower, sqrt2)), lax.erf(tnp.divide(upper, sqrt2))
-    out = tnp.multiply(sqrt2, lax.erf_inv(_uniform(key, shape, dtype, a, b)))
+    out = tnp.multiply(sqrt2, _erf_inv(_uniform(key, shape, dtype, a, b)))
     above = _next_toward_infinity(lower)
     below = tnp.negative(_next_toward_infinity(tnp.negative(upper)))
     return tnp.minimum(tnp.maximum(out, above), below)
