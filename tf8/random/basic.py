@@ -27,6 +27,11 @@ def _float_dtype(name: str, dtype: Any) -> np.dtype:
     return dtype
 
 
+def _start(name: str, key: Any, dtype: Any) -> tuple[TracedTensor, np.dtype]:
+    """The checked key and float dtype (tf8's float64 by default) of a sampler `name`."""
+    return _check_key(name, key), _float_dtype(name, dt.float64 if dtype is None else dtype)
+
+
 def _param_shape(name: str, shape: Any, **params: Any) -> tuple[int, ...]:
     """The draw's shape: `shape` when given (each parameter's shape must broadcast to it, as
     JAX requires), else the parameters' broadcast shape."""

@@ -16,21 +16,14 @@ from tf8.ops import dtypes as dt
 from tf8.random.basic import (
     _as_float,
     _erf_inv,
-    _float_dtype,
     _normal,
     _param_shape,
+    _start,
     _uniform,
     bernoulli,
 )
 from tf8.random.keys import Shape, _check_key, _shape
 from tf8.traced import TracedTensor
-
-_DEFAULT = dt.float64
-
-
-def _start(name: str, key: Any, dtype: Any) -> tuple[TracedTensor, np.dtype]:
-    """The checked key and float dtype of a sampler `name`."""
-    return _check_key(name, key), _float_dtype(name, _DEFAULT if dtype is None else dtype)
 
 
 def _const(value: float, dtype: np.dtype) -> np.ndarray:
@@ -104,7 +97,7 @@ def exponential(key: Any, shape: Shape = (), dtype: Any = None) -> TracedTensor:
 
 
 def _exponential(keys: TracedTensor, shape: Shape, dtype: np.dtype) -> TracedTensor:
-    return tnp.negative(tnp.log1p(tnp.negative(_uniform(keys, shape, dtype))))
+    return _exponential_of(_uniform(keys, shape, dtype))
 
 
 def laplace(key: Any, shape: Shape = (), dtype: Any = None) -> TracedTensor:
@@ -147,6 +140,7 @@ def weibull_min(
 
 
 def _exponential_of(u: TracedTensor) -> TracedTensor:
+    """-log(1 - u): an exponential draw from a uniform one in [0, 1)."""
     return tnp.negative(tnp.log1p(tnp.negative(u)))
 
 

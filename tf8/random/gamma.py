@@ -18,9 +18,9 @@ import numpy as np
 import tf8.numpy as tnp
 from tf8 import lax
 from tf8.errors import DifferentiationError, ShapeError
-from tf8.random.basic import _as_float, _float_dtype, _normal, _param_shape, _uniform
+from tf8.random.basic import _as_float, _normal, _param_shape, _start, _uniform
 from tf8.random.continuous import _exponential, rademacher
-from tf8.random.keys import Shape, _check_key, _shape, _split
+from tf8.random.keys import Shape, _shape, _split
 from tf8.traced import TracedTensor, differentiated_argument
 
 _SQUEEZE = 0.0331  # Marsaglia-Tsang's squeeze constant
@@ -109,19 +109,19 @@ def _gamma(
 
 def gamma(key: Any, a: Any, shape: Shape | None = None, dtype: Any = None) -> TracedTensor:
     """Gamma(a) draws with unit scale (Marsaglia-Tsang, one key per element, as JAX)."""
-    key, dtype = _check_key("gamma", key), _float_dtype("gamma", dtype or np.float64)
+    key, dtype = _start("gamma", key, dtype)
     return _gamma(key, a, _param_shape("gamma", shape, a=a), dtype, False, "gamma")
 
 
 def loggamma(key: Any, a: Any, shape: Shape | None = None, dtype: Any = None) -> TracedTensor:
     """log of Gamma(a) draws, computed in log space (accurate for small `a`)."""
-    key, dtype = _check_key("loggamma", key), _float_dtype("loggamma", dtype or np.float64)
+    key, dtype = _start("loggamma", key, dtype)
     return _gamma(key, a, _param_shape("loggamma", shape, a=a), dtype, True, "loggamma")
 
 
 def beta(key: Any, a: Any, b: Any, shape: Shape | None = None, dtype: Any = None):
     """Beta(a, b) draws: G_a / (G_a + G_b) from two log-gamma draws, scaled by their max."""
-    key, dtype = _check_key("beta", key), _float_dtype("beta", dtype or np.float64)
+    key, dtype = _start("beta", key, dtype)
     shape = _param_shape("beta", shape, a=a, b=b)
     key_a, key_b = _split(key, 2)
     log_a = _gamma(key_a, a, shape, dtype, True, "beta")
@@ -133,7 +133,7 @@ def beta(key: Any, a: Any, b: Any, shape: Shape | None = None, dtype: Any = None
 
 def dirichlet(key: Any, alpha: Any, shape: Shape | None = None, dtype: Any = None):
     """Dirichlet(alpha) draws along the last axis: the softmax of log-gamma draws."""
-    key, dtype = _check_key("dirichlet", key), _float_dtype("dirichlet", dtype or np.float64)
+    key, dtype = _start("dirichlet", key, dtype)
     alpha = tnp.asarray(alpha)
     if alpha.ndim < 1:
         raise ShapeError(f"dirichlet: alpha must have at least one axis, got shape {alpha.shape}")
@@ -147,7 +147,7 @@ def dirichlet(key: Any, alpha: Any, shape: Shape | None = None, dtype: Any = Non
 
 def t(key: Any, df: Any, shape: Shape | None = None, dtype: Any = None) -> TracedTensor:
     """Student's t(df): normal * sqrt((df / 2) / Gamma(df / 2))."""
-    key, dtype = _check_key("t", key), _float_dtype("t", dtype or np.float64)
+    key, dtype = _start("t", key, dtype)
     shape = _param_shape("t", shape, df=df)
     key_n, key_g = _split(key, 2)
     half_df = tnp.divide(_as_float(df, dtype), np.array(2, dtype))
@@ -158,7 +158,7 @@ def t(key: Any, df: Any, shape: Shape | None = None, dtype: Any = None) -> Trace
 
 def chisquare(key: Any, df: Any, shape: Shape | None = None, dtype: Any = None):
     """Chi-square(df): 2 * Gamma(df / 2), drawn in log space."""
-    key, dtype = _check_key("chisquare", key), _float_dtype("chisquare", dtype or np.float64)
+    key, dtype = _start("chisquare", key, dtype)
     shape = _param_shape("chisquare", shape, df=df)
     half_df = tnp.divide(_as_float(df, dtype), np.array(2, dtype))
     return tnp.multiply(
@@ -168,10 +168,7 @@ def chisquare(key: Any, df: Any, shape: Shape | None = None, dtype: Any = None):
 
 def generalized_normal(key: Any, p: Any, shape: Shape = (), dtype: Any = None):
     """Density proportional to exp(-|x|^p): a random sign times Gamma(1/p) ** (1/p)."""
-    key, dtype = (
-        _check_key("generalized_normal", key),
-        _float_dtype("generalized_normal", dtype or np.float64),
-    )
+    key, dtype = _start("generalized_normal", key, dtype)
     return _generalized_normal(key, p, _shape(shape), dtype)
 
 
@@ -185,7 +182,7 @@ def _generalized_normal(key, p, shape, dtype):
 
 def ball(key: Any, d: int, p: Any = 2, shape: Shape = (), dtype: Any = None) -> TracedTensor:
     """Uniform draws from the unit p-norm ball in `d` dimensions, shape (*shape, d)."""
-    key, dtype = _check_key("ball", key), _float_dtype("ball", dtype or np.float64)
+    key, dtype = _start("ball", key, dtype)
     shape = _shape(shape)
     key_g, key_e = _split(key, 2)
     g = _generalized_normal(key_g, p, (*shape, int(d)), dtype)

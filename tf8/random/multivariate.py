@@ -12,7 +12,7 @@ import tf8.numpy as tnp
 from tf8 import lax
 from tf8.errors import ParameterError, ShapeError
 from tf8.ops import dtypes as dt
-from tf8.random.basic import _float_dtype, _normal, _param_shape
+from tf8.random.basic import _float_dtype, _normal, _param_shape, _start
 from tf8.random.keys import Shape, _check_key, _shape
 from tf8.traced import TracedTensor
 
@@ -73,8 +73,7 @@ def orthogonal(
 ) -> TracedTensor:
     """Uniform draws from O(n), shape (*shape, n, m) (semi-orthogonal when m != n): the Q of
     a Gaussian matrix's QR, its columns' signs fixed by R's diagonal."""
-    key = _check_key("orthogonal", key)
-    dtype = _float_dtype("orthogonal", np.float64 if dtype is None else dtype)
+    key, dtype = _start("orthogonal", key, dtype)
     n, m = int(n), int(n if m is None else m)
     z = _normal(key, (*_shape(shape), max(n, m), min(n, m)), dtype)
     q, r = tnp.linalg.qr(z)
