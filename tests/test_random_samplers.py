@@ -334,6 +334,10 @@ def test_gamma_derivatives_in_the_shape_are_refused(sampler):
 # --- errors -----------------------------------------------------------------------------------
 
 SAMPLERS = [
+    random.split,
+    random.wrap_key_data,
+    lambda k: random.fold_in(k, 3),
+    lambda k: random.uniform(k, (2,)),
     lambda k: random.exponential(k, (2,)),
     lambda k: random.gamma(k, 2.0),
     lambda k: random.truncated_normal(k, 0.0, 1.0),
@@ -353,8 +357,9 @@ SAMPLERS = [
         (np.zeros((2, 2), np.uint32), ShapeError),
         (np.zeros(2, np.int32), DTypeError),
         (np.zeros(2, np.float64), DTypeError),
+        (1.5, DTypeError),
     ],
-    ids=["three-words", "batch-of-keys", "int32", "float"],
+    ids=["three-words", "batch-of-keys", "int32", "float", "python-float"],
 )
 def test_malformed_keys_are_refused(sampler, bad, error):
     with pytest.raises(error, match="a key is a uint32 array of shape"):
