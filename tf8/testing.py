@@ -19,8 +19,16 @@ from tf8 import tree
 from tf8.ad import jvp, vjp
 from tf8.errors import DifferentiationError
 
-_DEFAULT_TOL = {np.dtype(np.float32): 2e-2, np.dtype(np.complex64): 2e-2}
-_DEFAULT_EPS = {np.dtype(np.float32): 1e-2, np.dtype(np.complex64): 1e-2}
+_DEFAULT_TOL = {
+    np.dtype(np.float16): 1e-1,
+    np.dtype(np.float32): 2e-2,
+    np.dtype(np.complex64): 2e-2,
+}
+_DEFAULT_EPS = {
+    np.dtype(np.float16): 1e-1,
+    np.dtype(np.float32): 1e-2,
+    np.dtype(np.complex64): 1e-2,
+}
 
 
 def _leaves(x: Any) -> list[np.ndarray]:

@@ -117,10 +117,10 @@ TRACING: list[Any] = [
         r"immutable.*t\[i\] = v",
     ),
     (
-        "placeholder-float16",
-        lambda: tf8.placeholder((3,), "float16"),
+        "placeholder-int8",
+        lambda: tf8.placeholder((3,), "int8"),
         errors.DTypeError,
-        r"float16 is not supported",
+        r"int8 is not supported",
     ),
     (
         "placeholder-negative-dim",

@@ -114,9 +114,11 @@ def mean(
     from ._ufuncs import true_divide
 
     x = asarray(a)
-    x = astype(x, dtype or dt.float_dtype(x.dtype))
+    result = dt.as_dtype(dtype or dt.float_dtype(x.dtype))
+    # float16 accumulates in float32, as numpy's and JAX's means do
+    x = astype(x, dt.float32 if result == dt.float16 else result)
     axes = normalize_axes(axis, x.ndim)
-    return true_divide(sum(x, axes, keepdims=keepdims), _count(x, axes))
+    return astype(true_divide(sum(x, axes, keepdims=keepdims), _count(x, axes)), result)
 
 
 def var(

@@ -60,6 +60,7 @@ uint8 = _scalar_type(dt.uint8)
 uint32 = _scalar_type(dt.uint32)
 int32 = _scalar_type(dt.int32)
 int64 = _scalar_type(dt.int64)
+float16 = _scalar_type(dt.float16)
 float32 = _scalar_type(dt.float32)
 float64 = _scalar_type(dt.float64)
 complex64 = _scalar_type(dt.complex64)
@@ -71,6 +72,7 @@ float_ = float64
 complex_ = complex128
 double = float64
 single = float32
+half = float16
 cdouble = complex128
 csingle = complex64
 

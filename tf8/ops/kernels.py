@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeGuardError
+from tf8.ops import dtypes as dt
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.primitive import Primitive
 
@@ -22,6 +23,17 @@ Kernel = Callable[..., np.ndarray]
 def _scipy_special() -> Any:
     """scipy.special, imported when a kernel first needs it (`import tf8` stays fast)."""
     return importlib.import_module("scipy.special")
+
+
+def _special(name: str) -> Kernel:
+    """The kernel of scipy.special.`name`, its result in the operands' dtype: scipy has no
+    float16 loops and computes float16 in float32 or float64."""
+
+    def kernel(op: Any, *xs: np.ndarray) -> np.ndarray:
+        out = getattr(_scipy_special(), name)(*xs)
+        return out if out.dtype == xs[-1].dtype else out.astype(xs[-1].dtype)
+
+    return kernel
 
 
 def _polygamma(op: Any, n: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -108,7 +120,7 @@ def _pow(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _complex(op: Primitive, re: np.ndarray, im: np.ndarray) -> np.ndarray:
     # Not re + 1j * im: 1j * inf is nan + inf j, so complex(1, inf) would get a nan real part.
-    out = np.empty(re.shape, np.complex64 if re.dtype == np.float32 else np.complex128)
+    out = np.empty(re.shape, dt.complex_dtype(re.dtype))
     out.real, out.imag = re, im
     return out
 
@@ -142,32 +154,27 @@ def _logical(fn_bool: Callable, fn_int: Callable) -> Kernel:
     return lambda op, *xs: (fn_bool if xs[0].dtype == np.bool_ else fn_int)(*xs)
 
 
-def _bits(x: np.ndarray) -> int:
-    return x.dtype.itemsize * 8
+def _as_kind(x: np.ndarray, kind: str) -> np.ndarray:
+    """`x`'s bits viewed as the signed ("i") or unsigned ("u") integers of its width."""
+    return np.asarray(x).view(np.dtype(f"{kind}{x.dtype.itemsize}"))
 
 
-def _as_unsigned(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x).view(np.dtype(f"u{x.dtype.itemsize}"))
+# numpy defines shifts by amounts outside [0, bits) as XLA does: left and logical right
+# shifts give 0, arithmetic right shifts fill with the sign bit (an amount that is negative
+# as a signed integer is huge as an unsigned one). So each shift is one ufunc on views of
+# the operands' bits, with no masks or copies.
 
 
 def _shift_left(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    inside = (y >= 0) & (y < _bits(x))
-    shifted = np.left_shift(x, np.where(inside, y, 0).astype(x.dtype))
-    return np.where(inside, shifted, 0).astype(x.dtype)
+    return np.left_shift(x, y)
 
 
 def _shift_right_logical(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    inside = (y >= 0) & (y < _bits(x))
-    unsigned = _as_unsigned(x)
-    shifted = np.right_shift(unsigned, np.where(inside, y, 0).astype(unsigned.dtype))
-    return np.where(inside, shifted, 0).astype(unsigned.dtype).view(x.dtype)
+    return np.right_shift(_as_kind(x, "u"), _as_kind(y, "u")).view(x.dtype)
 
 
 def _shift_right_arithmetic(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    signed = np.asarray(x).view(np.dtype(f"i{x.dtype.itemsize}"))  # numpy's >> on signed
-    inside = (y >= 0) & (y < _bits(x))
-    amount = np.where(inside, y, _bits(x) - 1).astype(signed.dtype)
-    return np.asarray(np.right_shift(signed, amount), signed.dtype).view(x.dtype)
+    return np.right_shift(_as_kind(x, "i"), _as_kind(y, "i")).view(x.dtype)
 
 
 def _bitcast_convert_type(op: Primitive, x: np.ndarray) -> np.ndarray:
@@ -181,7 +188,7 @@ def _rsqrt(op: Primitive, x: np.ndarray) -> np.ndarray:
 
 def _logistic(op: Primitive, x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "f":
-        return _scipy_special().expit(x)
+        return _special("expit")(op, x)
     return 1 / (1 + np.exp(-x))
 
 
@@ -368,18 +375,18 @@ KERNELS: dict[str, Kernel] = {
     "atan2": _binary(np.arctan2),
     "sqrt": _unary(np.sqrt),
     "rsqrt": _rsqrt,
-    "erf": lambda op, x: _scipy_special().erf(x),
-    "erf_inv": lambda op, x: _scipy_special().erfinv(x),
-    "ndtri": lambda op, x: _scipy_special().ndtri(x),
-    "lgamma": lambda op, x: _scipy_special().gammaln(x),
-    "digamma": lambda op, x: _scipy_special().psi(x),
+    "erf": _special("erf"),
+    "erf_inv": _special("erfinv"),
+    "ndtri": _special("ndtri"),
+    "lgamma": _special("gammaln"),
+    "digamma": _special("psi"),
     "polygamma": _polygamma,
-    "zeta": lambda op, x, q: _scipy_special().zeta(x, q),
-    "igamma": lambda op, a, x: _scipy_special().gammainc(a, x),
-    "igammac": lambda op, a, x: _scipy_special().gammaincc(a, x),
-    "betainc": lambda op, a, b, x: _scipy_special().betainc(a, b, x),
-    "bessel_i0e": lambda op, x: _scipy_special().i0e(x),
-    "bessel_i1e": lambda op, x: _scipy_special().i1e(x),
+    "zeta": _special("zeta"),
+    "igamma": _special("gammainc"),
+    "igammac": _special("gammaincc"),
+    "betainc": _special("betainc"),
+    "bessel_i0e": _special("i0e"),
+    "bessel_i1e": _special("i1e"),
     "logistic": _logistic,
     "floor": _unary(np.floor),
     "ceil": _unary(np.ceil),

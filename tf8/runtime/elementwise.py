@@ -103,6 +103,9 @@ UFUNC_RULES: dict[str, StepRule] = {
     "or": _logical(np.logical_or, np.bitwise_or),
     "not": _logical(np.logical_not, np.invert),
     "xor": _logical(np.logical_xor, np.bitwise_xor),
+    "shift_left": _direct(np.left_shift, "iu"),
+    "shift_right_logical": _direct(np.right_shift, "u"),  # signed operands: a view, no ufunc
+    "shift_right_arithmetic": _direct(np.right_shift, "i"),
     "exp": _direct(np.exp),
     "expm1": _direct(np.expm1),
     "log": _direct(np.log),
