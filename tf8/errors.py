@@ -167,3 +167,8 @@ class IndexingError(ShapeError, IndexError):
 class LinAlgError(Tf8Error, ValueError):
     """A linear-algebra kernel failed on the data: a singular matrix to `solve`/`inv`, a matrix
     that is not positive definite to `cholesky`, a decomposition that did not converge."""
+
+
+class EngineError(Tf8Error, ValueError):
+    """An engine name tf8 does not know, or an engine whose optional extra is not installed
+    (the message names the engine and the `pip install` that brings it)."""

@@ -18,11 +18,11 @@ import numpy as np
 from tf8.compiler.program import SemanticProgram
 from tf8.ops.shapes import has_symbolic
 
-from .codegen import generate
 from .dynamic import fresh_outputs, run_time_symbols
-from .engine import Engine
+from .engines.base import Engine
 from .exec_program import ExecProgram, lower
 from .passes import Pass, PassStats, run_passes
+from .placement import place
 
 # Elements written by all instructions together from which a first run is optimised at once.
 OPTIMISE_AT_ELEMENTS = 1 << 20
@@ -54,7 +54,7 @@ def lean_function(program: ExecProgram, engine: Engine) -> RunFn:
 
     def run(values: Sequence[Any], ops: Sequence[Any]) -> list[np.ndarray]:
         slots: list[Any] = [*values, *([None] * (n_inputs - len(values)))]
-        with np.errstate(all="ignore"):
+        with engine.quiet():
             for (kernel, ins, out, free), op in zip(steps, ops):
                 result = kernel(op, *[slots[s] for s in ins])
                 if type(out) is int:
@@ -82,8 +82,10 @@ class PreparedProgram:
         passes: Sequence[Pass],
         regions: bool,
         optimise_now: bool | None = None,
+        guests: Sequence[Engine] = (),
     ) -> None:
-        self.engine = engine
+        self.engine = engine  # the host: runs the lean tier and every op no guest takes
+        self.guests = tuple(guests)  # preferred engines, placed first in the optimised tier
         self._semantic = semantic
         self._passes = tuple(passes)
         self._regions_on = regions
@@ -97,7 +99,7 @@ class PreparedProgram:
         self.run_time_symbols = run_time_symbols(lean)
         self.lean = True
         self.lean_runs = 0
-        self._optimised: tuple[ExecProgram, list[PassStats], list[Any]] | None = None
+        self._optimised: tuple[ExecProgram, list[PassStats], list[Any], list[Any]] | None = None
         self._use(lean, lean_function(lean, engine))
         if optimise_now is None:
             optimise_now = _elements_written(lean) >= OPTIMISE_AT_ELEMENTS
@@ -121,10 +123,14 @@ class PreparedProgram:
         if self._optimised is None:
             program = lower(self._semantic)
             stats = run_passes(program, self._passes, {"engine": self.engine})
-            for inst in program.instructions:
-                inst.engine = self.engine.name
-            run_fn = generate(program, self.engine, self._regions_on)
-            self._optimised = (program, stats, run_fn.regions)  # type: ignore[attr-defined]
+            place(program, self.guests, self.engine)
+            run_fn = self.engine.generate(program, self.guests, self._regions_on)
+            self._optimised = (
+                program,
+                stats,
+                run_fn.regions,  # type: ignore[attr-defined]
+                run_fn.guest_regions,  # type: ignore[attr-defined]
+            )
             self._use(program, run_fn)
             self.lean = False
         return self
@@ -144,6 +150,11 @@ class PreparedProgram:
     @property
     def regions(self) -> list[Any]:
         return self.optimise()._optimised[2]  # type: ignore[index]
+
+    @property
+    def guest_regions(self) -> list[Any]:
+        """The regions guest engines compiled (each with `description` and `source`)."""
+        return self.optimise()._optimised[3]  # type: ignore[index]
 
     def ops_for(self, env: Mapping[str, int], specialize: Callable[..., Any]) -> list[Any]:
         if not self.symbolic:

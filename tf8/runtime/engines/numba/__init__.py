@@ -1,0 +1,120 @@
+"""The numba engine: fused elementwise regions and reductions as compiled loops.
+
+Its kernel table (scalar.py) holds elementwise primitives as scalar code and reductions as
+accumulators; it takes an instruction when every operand and result is a real float (bool
+for a comparison's result and a select's predicate), shapes are concrete and non-empty, a
+reduction reduces every axis, and an operand is read either as it is or as a broadcast 0-d
+value. Everything else falls back to the numpy engine. Each run of consecutive instructions
+placed here compiles to one `@njit` function (codegen.py), cached on disk (cache.py).
+
+numba is imported only when this engine first compiles — in the optimised tier, never on
+a program's first run — so selecting it costs nothing until a program runs again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tf8.ops.primitive import Primitive
+from tf8.ops.shapes import has_symbolic, is_symbolic
+from tf8.runtime.engines.base import Engine
+
+from .codegen import TOLERANCE, Source
+from .scalar import BOOL_OPERANDS, BOOL_RESULT, REDUCTIONS, SCALAR
+
+__all__ = ["TOLERANCE", "GuestRegion", "NumbaEngine"]
+
+_FLOATS = ("float32", "float64")
+
+
+@dataclass
+class GuestRegion:
+    """What the host's run function calls: `function(*inputs) -> tuple(outputs)`."""
+
+    function: Any
+    inputs: list[int]
+    outputs: list[int]
+    source: str
+    description: str
+    path: Path
+    loaded: bool  # from the disk cache (no compile)
+
+
+def _scalar_broadcast(view_chain: tuple[Any, ...], aval: Any) -> bool:
+    return len(view_chain) == 1 and view_chain[0].name == "broadcast_in_dim" and not aval.ndim
+
+
+class NumbaEngine(Engine):
+    """Compiles fused elementwise regions (trailing reductions included) with numba."""
+
+    name = "numba"
+    install = "pip install numba"
+    kernels = {**SCALAR, **{name: None for name in REDUCTIONS}}  # type: ignore[dict-item]
+
+    def supports(self, op: Any, avals: Sequence[Any] = ()) -> bool:
+        if type(op) is not Primitive or has_symbolic(op.params):
+            return False
+        name = op.name
+        if (
+            name not in SCALAR
+            and name not in REDUCTIONS
+            and name not in ("broadcast_in_dim", "convert")
+        ):
+            return False
+        if not avals:
+            return True
+        *ins, out = avals
+        for position, aval in enumerate(avals):
+            if is_symbolic(aval.shape) or 0 in aval.shape:
+                return False
+            kind = aval.dtype.name
+            boolean = (aval is out and name in BOOL_RESULT) or (
+                aval is not out and position in BOOL_OPERANDS.get(name, ())
+            )
+            if kind not in (("bool",) if boolean else _FLOATS):
+                return False
+        if name in REDUCTIONS:
+            return ins[0].ndim > 0 and tuple(op["axes"]) == tuple(range(ins[0].ndim))
+        if name == "broadcast_in_dim":
+            return not ins[0].ndim
+        return all(a.shape == out.shape for a in ins)
+
+    def places(self, inst: Any, program: Any) -> bool:
+        if len(inst.outputs) != 1:
+            return False
+        for position, chain in enumerate(inst.input_views or ()):
+            if chain and not _scalar_broadcast(chain, program.slot_avals[inst.inputs[position]]):
+                return False
+        if inst.input_views and inst.name in REDUCTIONS:
+            return False
+        ins = [program.slot_avals[s] for s in inst.inputs]
+        out = program.slot_avals[inst.outputs[0]]
+        for position, chain in enumerate(inst.input_views or ()):
+            if chain:  # a broadcast 0-d operand reads as the output's shape
+                ins[position] = type(out)(out.shape, ins[position].dtype)
+        return self.supports(inst.op, [*ins, out])
+
+    def region_code(self, program: Any, indices: Sequence[int], escapes: Sequence[int] = ()):
+        from . import cache
+
+        source = Source(program, indices, escapes)
+        text = source.build()
+        function, path, loaded = cache.load(text, self._signature(program, source.inputs))
+        shapes = sorted({loop.shape for loop in source.loops if loop.shape is not None})
+        reductions = sum(inst.name in REDUCTIONS for inst in source.instructions)
+        description = (
+            f"numba: instructions {indices[0]}..{indices[-1]} → one function, "
+            f"{sum(loop.shape is not None for loop in source.loops)} loop(s) over "
+            f"{', '.join(map(str, shapes)) or 'scalars'}, {reductions} reduction(s); "
+            f"{'loaded from' if loaded else 'compiled into'} the disk cache ({path.name})"
+        )
+        return GuestRegion(function, source.inputs, list(escapes), text, description, path, loaded)
+
+    def _signature(self, program: Any, inputs: Sequence[int]) -> tuple[Any, ...]:
+        from numba import from_dtype, types
+
+        avals = [program.slot_avals[s] for s in inputs]
+        return tuple(types.Array(from_dtype(a.dtype), a.ndim, "C") for a in avals)

@@ -1,0 +1,87 @@
+"""The numba engine's kernel table: each elementwise primitive as one line of scalar code.
+
+`SCALAR[name](op, args)` is the source of one element of the result, from the operands'
+element expressions `args`; the code runs inside a compiled loop (numba, `error_model=
+"numpy"`: IEEE results, no exceptions), with `np` and `math` in scope and the helpers
+`_max`/`_min` (numpy's NaN-propagating maximum/minimum). Reductions are accumulators
+(`REDUCTIONS`: initial value, update). Only real floating dtypes are placed here (see
+`NumbaEngine.supports`); everything else falls back to the numpy engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+ScalarCode = Callable[[Any, Sequence[str]], str]
+
+
+def _infix(symbol: str) -> ScalarCode:
+    return lambda op, a: f"({a[0]} {symbol} {a[1]})"
+
+
+def _call(function: str) -> ScalarCode:
+    return lambda op, a: f"{function}({', '.join(a)})"
+
+
+_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+SCALAR: dict[str, ScalarCode] = {
+    "add": _infix("+"),
+    "sub": _infix("-"),
+    "mul": _infix("*"),
+    "div": _infix("/"),
+    "pow": _call("np.power"),
+    "neg": lambda op, a: f"(-{a[0]})",
+    "abs": _call("abs"),
+    "sign": _call("np.sign"),
+    "maximum": _call("_max"),
+    "minimum": _call("_min"),
+    "clamp": lambda op, a: f"_min(_max({a[1]}, {a[0]}), {a[2]})",
+    "compare": lambda op, a: f"({a[0]} {_COMPARE[op['direction']]} {a[1]})",
+    "select": lambda op, a: f"({a[1]} if {a[0]} else {a[2]})",
+    "exp": _call("np.exp"),
+    "expm1": _call("np.expm1"),
+    "log": _call("np.log"),
+    "log1p": _call("np.log1p"),
+    "sin": _call("np.sin"),
+    "cos": _call("np.cos"),
+    "tan": _call("np.tan"),
+    "sinh": _call("np.sinh"),
+    "cosh": _call("np.cosh"),
+    "tanh": _call("np.tanh"),
+    "asin": _call("np.arcsin"),
+    "acos": _call("np.arccos"),
+    "atan": _call("np.arctan"),
+    "atan2": _call("np.arctan2"),
+    "sqrt": _call("np.sqrt"),
+    "rsqrt": lambda op, a: f"(1.0 / np.sqrt({a[0]}))",
+    "erf": _call("math.erf"),
+    "logistic": lambda op, a: f"(1.0 / (1.0 + np.exp(-{a[0]})))",
+    "floor": _call("np.floor"),
+    "ceil": _call("np.ceil"),
+    "round": _call("np.rint"),
+}
+
+# Operand positions that may be bool (select's predicate); every other operand is a float.
+BOOL_OPERANDS: dict[str, tuple[int, ...]] = {"select": (0,)}
+BOOL_RESULT = frozenset({"compare"})
+
+# reduction → (initial value, update of accumulator `r` by element `v`)
+REDUCTIONS: dict[str, tuple[str, str]] = {
+    "reduce_sum": ("0.0", "{r} += {v}"),
+    "reduce_prod": ("1.0", "{r} *= {v}"),
+    "reduce_max": ("-np.inf", "{r} = _max({r}, {v})"),
+    "reduce_min": ("np.inf", "{r} = _min({r}, {v})"),
+}
+
+HELPERS = """
+@njit(cache=True, inline="always")
+def _max(a, b):
+    return a if (a > b or a != a) else b
+
+
+@njit(cache=True, inline="always")
+def _min(a, b):
+    return a if (a < b or a != a) else b
+"""
