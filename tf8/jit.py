@@ -48,10 +48,13 @@ class _Trace:
         inputs: tuple[int, ...] | None,
         out_tree: PyTreeDef,
         scalars: tuple[int, ...],
+        engine: str | None = None,
     ) -> None:
         self.compiled = compiled
         self.run = (
-            _no_outputs if compiled is None else api.default_runtime.prepare(compiled).run_unchecked
+            _no_outputs
+            if compiled is None
+            else api.runtime_for(engine).prepare(compiled).run_unchecked
         )
         self.inputs = inputs  # argument leaf of each program input; None: all leaves, in order
         self.out_tree = out_tree
@@ -84,11 +87,15 @@ class Jitted:
         fun: Callable[..., Any],
         static_argnums: int | Iterable[int] = (),
         static_argnames: str | Iterable[str] = (),
+        engine: str | None = None,
     ) -> None:
         if not callable(fun):
             raise TracingError(f"jit expects a callable, got {type(fun).__name__}: {fun!r}")
+        if engine is not None:
+            api.runtime_for(engine)  # an unknown or uninstalled engine fails here, not later
         functools.update_wrapper(self, fun)
         self._fun = fun
+        self._engine = engine  # None: tf8.config.tf8_default_engine when a signature is traced
         self._static = StaticArgs(fun, static_argnums, static_argnames)
         self._has_static = bool(self._static)
         self._entries: dict[Hashable, _Entry] = {}  # structure, raw leaf types → entry
@@ -237,7 +244,7 @@ class Jitted:
                 ) from None
             scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
             order = None if used == list(range(len(inputs))) else tuple(used)
-            trace = _Trace(compiled, order, out_tree, scalars)
+            trace = _Trace(compiled, order, out_tree, scalars, self._engine)
         self._traces[key] = trace
         return trace
 
@@ -314,17 +321,21 @@ def jit(
     *,
     static_argnums: int | Iterable[int] = (),
     static_argnames: str | Iterable[str] = (),
+    engine: str | None = None,
 ) -> Any:
     """Compile `fun` once per argument signature; later calls run the prepared program.
 
     Arguments and results are pytrees of arrays; static arguments (hashable, by position or
     name) are Python values baked into the trace. Usable as `@jit` or `@jit(static_argnums=1)`.
+    `engine` (tf8's own keyword, where JAX has `backend=`/`device=`) names the engine the
+    program runs on ("numpy", "numba"); None: `tf8.config.tf8_default_engine`. Ops the engine
+    lacks run on the numpy engine.
     """
     if fun is None:
         return functools.partial(
-            jit, static_argnums=static_argnums, static_argnames=static_argnames
+            jit, static_argnums=static_argnums, static_argnames=static_argnames, engine=engine
         )
-    return Jitted(fun, static_argnums, static_argnames)
+    return Jitted(fun, static_argnums, static_argnames, engine)
 
 
 def make_program(

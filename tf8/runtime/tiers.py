@@ -100,11 +100,16 @@ class PreparedProgram:
         self.lean = True
         self.lean_runs = 0
         self._optimised: tuple[ExecProgram, list[PassStats], list[Any], list[Any]] | None = None
+        self._host_only = False  # optimised without the guests (they compile on a later run)
         self._use(lean, lean_function(lean, engine))
-        if optimise_now is None:
-            optimise_now = _elements_written(lean) >= OPTIMISE_AT_ELEMENTS
-        if optimise_now and not self.run_time_symbols:
+        if self.run_time_symbols:
+            return
+        if optimise_now:
             self.optimise()
+        elif optimise_now is None and _elements_written(lean) >= OPTIMISE_AT_ELEMENTS:
+            # large arrays repay the host's optimised code at once; guest engines compile
+            # only when the program runs again (never on a first run)
+            self.optimise(guests=not self.guests)
 
     def _use(self, program: ExecProgram, run_fn: RunFn) -> None:
         self.run_fn = run_fn
@@ -118,13 +123,15 @@ class PreparedProgram:
         if self.lean_runs > 1 and not self.run_time_symbols:
             self.optimise()
 
-    def optimise(self) -> PreparedProgram:
-        """Build the optimised tier (once) and run it from now on."""
-        if self._optimised is None:
+    def optimise(self, guests: bool = True) -> PreparedProgram:
+        """Build the optimised tier (once; `guests=False`: on the host engine alone, keeping
+        count of runs so that the guests compile when it runs again) and run it from now on."""
+        if self._optimised is None or (guests and self._host_only):
             program = lower(self._semantic)
             stats = run_passes(program, self._passes, {"engine": self.engine})
-            place(program, self.guests, self.engine)
-            run_fn = self.engine.generate(program, self.guests, self._regions_on)
+            chosen = self.guests if guests else ()
+            place(program, chosen, self.engine)
+            run_fn = self.engine.generate(program, chosen, self._regions_on)
             self._optimised = (
                 program,
                 stats,
@@ -132,12 +139,19 @@ class PreparedProgram:
                 run_fn.guest_regions,  # type: ignore[attr-defined]
             )
             self._use(program, run_fn)
-            self.lean = False
+            self._host_only = bool(self.guests) and not guests
+            self.lean = self._host_only  # lean: runs are counted (note_run)
         return self
 
     @property
     def tier(self) -> str:
-        return "lean" if self.lean else "optimised"
+        if self._optimised is None:
+            return "lean"
+        return (
+            "optimised on the host engine (guests compile on the next run)"
+            if (self._host_only)
+            else "optimised"
+        )
 
     @property
     def program(self) -> ExecProgram:

@@ -12,9 +12,17 @@ import importlib.util
 
 from tf8.errors import EngineError
 
-from .base import HOST, Engine, Kernel, Transfer
+from .base import HOST, Engine, GuestRegion, Kernel, Transfer
 
-__all__ = ["ENGINES", "HOST", "Engine", "Kernel", "Transfer", "get_engine"]
+__all__ = [
+    "ENGINES",
+    "HOST",
+    "Engine",
+    "GuestRegion",
+    "Kernel",
+    "Transfer",
+    "get_engine",
+]
 
 # name → (module, class, the package it needs or "", the pip command that brings it)
 ENGINES: dict[str, tuple[str, str, str, str]] = {

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -26,6 +28,20 @@ from tf8.ops.definition import definition
 
 Kernel = Callable[..., Any]
 HOST = "host"
+
+
+@dataclass
+class GuestRegion:
+    """A guest engine's code for a run of its instructions, as the host's run function calls
+    it: `function(*arrays of inputs) -> tuple(arrays of outputs)`."""
+
+    function: Callable[..., tuple]
+    inputs: list[int]  # slots read, in argument order
+    outputs: list[int]  # slots returned (those read after the run), in order
+    source: str  # generated source ("" when none)
+    description: str  # one line for Prepared.pretty()
+    path: Path | None = None  # the disk-cache file, for engines that cache
+    loaded: bool = False  # loaded from the disk cache rather than compiled
 
 
 class Engine:
@@ -64,10 +80,28 @@ class Engine:
         """A context in which kernels follow IEEE silently (inf, nan; no warnings)."""
         return contextlib.nullcontext()
 
-    def region_code(self, program: Any, indices: Sequence[int]) -> Any:
-        """Compiled code for the consecutive instructions `indices` placed on this engine
-        (a `GuestRegion`); engines without a code generator leave it unimplemented."""
-        raise NotImplementedError(f"engine {self.name!r} has no region code generator")
+    def region_code(
+        self, program: Any, indices: Sequence[int], escapes: Sequence[int]
+    ) -> GuestRegion:
+        """Code for the consecutive instructions `indices` of `program` placed on this engine,
+        returning the slots `escapes`. This default calls the kernel table op by op (an engine
+        with only kernels, no code generator); compiling engines override it."""
+        instructions = [program.instructions[i] for i in indices]
+        produced = {s for inst in instructions for s in inst.outputs}
+        inputs = list(dict.fromkeys(s for i in instructions for s in i.inputs if s not in produced))
+        steps = [(self.kernel(i.op), i.op, i.inputs, i.outputs) for i in instructions]
+        outputs = list(escapes)
+
+        def run(*arrays: Any) -> tuple:
+            slots = dict(zip(inputs, arrays))
+            for kernel, op, ins, outs in steps:
+                result = kernel(op, *[slots[s] for s in ins])  # type: ignore[misc]
+                slots.update(zip(outs, result if len(outs) > 1 else (result,)))
+            return tuple(self.to_host(slots[s]) for s in outputs)
+
+        names = ", ".join(sorted({i.name for i in instructions}))
+        description = f"{self.name}: instructions {indices[0]}..{indices[-1]} by kernel ({names})"
+        return GuestRegion(run, inputs, outputs, "", description)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -14,33 +14,18 @@ a program's first run — so selecting it costs nothing until a program runs aga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
-from tf8.runtime.engines.base import Engine
+from tf8.runtime.engines.base import Engine, GuestRegion
 
 from .codegen import TOLERANCE, Source
 from .scalar import BOOL_OPERANDS, BOOL_RESULT, REDUCTIONS, SCALAR
 
-__all__ = ["TOLERANCE", "GuestRegion", "NumbaEngine"]
+__all__ = ["TOLERANCE", "NumbaEngine"]
 
 _FLOATS = ("float32", "float64")
-
-
-@dataclass
-class GuestRegion:
-    """What the host's run function calls: `function(*inputs) -> tuple(outputs)`."""
-
-    function: Any
-    inputs: list[int]
-    outputs: list[int]
-    source: str
-    description: str
-    path: Path
-    loaded: bool  # from the disk cache (no compile)
 
 
 def _scalar_broadcast(view_chain: tuple[Any, ...], aval: Any) -> bool:
@@ -97,7 +82,9 @@ class NumbaEngine(Engine):
                 ins[position] = type(out)(out.shape, ins[position].dtype)
         return self.supports(inst.op, [*ins, out])
 
-    def region_code(self, program: Any, indices: Sequence[int], escapes: Sequence[int] = ()):
+    def region_code(
+        self, program: Any, indices: Sequence[int], escapes: Sequence[int]
+    ) -> GuestRegion:
         from . import cache
 
         source = Source(program, indices, escapes)
