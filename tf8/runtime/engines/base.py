@@ -42,6 +42,7 @@ class GuestRegion:
     description: str  # one line for Prepared.pretty()
     path: Path | None = None  # the disk-cache file, for engines that cache
     loaded: bool = False  # loaded from the disk cache rather than compiled
+    scalar_inputs: frozenset[int] = frozenset()  # 0-d inputs passed as scalars (`x[()]`)
 
 
 class Engine:
@@ -69,6 +70,12 @@ class Engine:
             return False
         avals = [program.slot_avals[s] for s in (*inst.inputs, *inst.outputs)]
         return self.supports(inst.op, avals)
+
+    def worth(self, program: Any, instructions: Sequence[Any]) -> bool:
+        """Whether a run of these consecutive instructions is worth placing here (a compiling
+        engine declines runs too short to repay a compile and a call); else the host runs
+        them."""
+        return True
 
     def to_host(self, array: Any) -> np.ndarray:
         return np.asarray(array)

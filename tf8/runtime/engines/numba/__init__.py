@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.runtime.engines.base import Engine, GuestRegion
@@ -26,6 +28,7 @@ from .scalar import BOOL_OPERANDS, BOOL_RESULT, REDUCTIONS, SCALAR
 __all__ = ["TOLERANCE", "NumbaEngine"]
 
 _FLOATS = ("float32", "float64")
+MIN_OPS = 3  # a shorter run is left to numpy: a compile (~0.1-1 s) and a call would not pay
 
 
 def _scalar_broadcast(view_chain: tuple[Any, ...], aval: Any) -> bool:
@@ -67,6 +70,13 @@ class NumbaEngine(Engine):
             return not ins[0].ndim
         return all(a.shape == out.shape for a in ins)
 
+    def worth(self, program: Any, instructions: Sequence[Any]) -> bool:
+        """At least MIN_OPS instructions on arrays (0-d scalar code alone is not worth it)."""
+        arrays = 0
+        for inst in instructions:
+            arrays += bool(program.slot_avals[inst.outputs[0]].ndim) or inst.name in REDUCTIONS
+        return arrays >= MIN_OPS
+
     def places(self, inst: Any, program: Any) -> bool:
         if len(inst.outputs) != 1:
             return False
@@ -89,7 +99,7 @@ class NumbaEngine(Engine):
 
         source = Source(program, indices, escapes)
         text = source.build()
-        function, path, loaded = cache.load(text, self._signature(program, source.inputs))
+        function, path, loaded = cache.load(text, self._warm(program, source.inputs))
         shapes = sorted({loop.shape for loop in source.loops if loop.shape is not None})
         reductions = sum(inst.name in REDUCTIONS for inst in source.instructions)
         description = (
@@ -98,10 +108,14 @@ class NumbaEngine(Engine):
             f"{', '.join(map(str, shapes)) or 'scalars'}, {reductions} reduction(s); "
             f"{'loaded from' if loaded else 'compiled into'} the disk cache ({path.name})"
         )
-        return GuestRegion(function, source.inputs, list(escapes), text, description, path, loaded)
+        scalars = frozenset(s for s in source.inputs if not program.slot_avals[s].ndim)
+        return GuestRegion(
+            function, source.inputs, list(escapes), text, description, path, loaded, scalars
+        )
 
-    def _signature(self, program: Any, inputs: Sequence[int]) -> tuple[Any, ...]:
-        from numba import from_dtype, types
-
+    def _warm(self, program: Any, inputs: Sequence[int]) -> Any:
+        """A call compiling (or loading) `run` for the argument types the host passes: C
+        arrays, and numpy scalars for 0-d inputs; on zeros, once, when the tier is built."""
         avals = [program.slot_avals[s] for s in inputs]
-        return tuple(types.Array(from_dtype(a.dtype), a.ndim, "C") for a in avals)
+        args = [np.zeros(a.shape, a.dtype) if a.ndim else a.dtype.type(0) for a in avals]
+        return lambda run: run(*args)

@@ -2,9 +2,10 @@
 
 `SCALAR[name](op, args)` is the source of one element of the result, from the operands'
 element expressions `args`; the code runs inside a compiled loop (numba, `error_model=
-"numpy"`: IEEE results, no exceptions), with `np` and `math` in scope and the helpers
-`_max`/`_min` (numpy's NaN-propagating maximum/minimum). Reductions are accumulators
-(`REDUCTIONS`: initial value, update). Only real floating dtypes are placed here (see
+"numpy"`: IEEE results, no exceptions), with `np` and `math` in scope. maximum/minimum
+propagate NaN as numpy's do (operands are plain names or array reads, so repeating them
+costs nothing). A reduction is an accumulator (`REDUCTIONS`: its initial value and the
+lanes.py function folding a block into it). Only real floating dtypes are placed here (see
 `NumbaEngine.supports`); everything else falls back to the numpy engine.
 """
 
@@ -18,6 +19,18 @@ ScalarCode = Callable[[Any, Sequence[str]], str]
 
 def _infix(symbol: str) -> ScalarCode:
     return lambda op, a: f"({a[0]} {symbol} {a[1]})"
+
+
+def _max(a: str, b: str) -> str:
+    return f"({a} if ({a} > {b} or {a} != {a}) else {b})"
+
+
+def _min(a: str, b: str) -> str:
+    return f"({a} if ({a} < {b} or {a} != {a}) else {b})"
+
+
+def _clamp(op: Any, a: Sequence[str]) -> str:  # min(max(x, lo), hi), through a temporary
+    return _min(f"max_{a[1]}", a[2]).replace(f"max_{a[1]}", _max(a[1], a[0]))
 
 
 def _call(function: str) -> ScalarCode:
@@ -35,9 +48,9 @@ SCALAR: dict[str, ScalarCode] = {
     "neg": lambda op, a: f"(-{a[0]})",
     "abs": _call("abs"),
     "sign": _call("np.sign"),
-    "maximum": _call("_max"),
-    "minimum": _call("_min"),
-    "clamp": lambda op, a: f"_min(_max({a[1]}, {a[0]}), {a[2]})",
+    "maximum": lambda op, a: _max(a[0], a[1]),
+    "minimum": lambda op, a: _min(a[0], a[1]),
+    "clamp": _clamp,
     "compare": lambda op, a: f"({a[0]} {_COMPARE[op['direction']]} {a[1]})",
     "select": lambda op, a: f"({a[1]} if {a[0]} else {a[2]})",
     "exp": _call("np.exp"),
@@ -67,21 +80,10 @@ SCALAR: dict[str, ScalarCode] = {
 BOOL_OPERANDS: dict[str, tuple[int, ...]] = {"select": (0,)}
 BOOL_RESULT = frozenset({"compare"})
 
-# reduction → (initial value, update of accumulator `r` by element `v`)
+# reduction → (initial value, the lanes.py function folding a block into the accumulator)
 REDUCTIONS: dict[str, tuple[str, str]] = {
-    "reduce_sum": ("0.0", "{r} += {v}"),
-    "reduce_prod": ("1.0", "{r} *= {v}"),
-    "reduce_max": ("-np.inf", "{r} = _max({r}, {v})"),
-    "reduce_min": ("np.inf", "{r} = _min({r}, {v})"),
+    "reduce_sum": ("0.0", "sum_block"),
+    "reduce_prod": ("1.0", "prod_block"),
+    "reduce_max": ("-np.inf", "max_block"),
+    "reduce_min": ("np.inf", "min_block"),
 }
-
-HELPERS = """
-@njit(cache=True, inline="always")
-def _max(a, b):
-    return a if (a > b or a != a) else b
-
-
-@njit(cache=True, inline="always")
-def _min(a, b):
-    return a if (a < b or a != a) else b
-"""

@@ -230,7 +230,9 @@ class CodeGen:
         code = self.guests[engine].region_code(program, range(start, stop), escapes)
         self.guest_regions.append(code)
         call = self.global_("g", code.function, f"_{engine}{len(self.guest_regions)}")
-        args = ", ".join(self.slot(s) for s in code.inputs)
+        args = ", ".join(
+            f"{self.slot(s)}[()]" if s in code.scalar_inputs else self.slot(s) for s in code.inputs
+        )
         targets = "".join(f"s{s}, " for s in code.outputs)
         self.emit(f"{targets}= {call}({args})" if code.outputs else f"{call}({args})")
         self.owned.update(code.outputs)  # fresh arrays the guest allocated for this run
