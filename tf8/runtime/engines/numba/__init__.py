@@ -114,8 +114,19 @@ class NumbaEngine(Engine):
         )
 
     def _warm(self, program: Any, inputs: Sequence[int]) -> Any:
-        """A call compiling (or loading) `run` for the argument types the host passes: C
-        arrays, and numpy scalars for 0-d inputs; on zeros, once, when the tier is built."""
-        avals = [program.slot_avals[s] for s in inputs]
-        args = [np.zeros(a.shape, a.dtype) if a.ndim else a.dtype.type(0) for a in avals]
+        """A call compiling (or loading) `run` for the argument types the host passes: the
+        constants themselves (read-only arrays), C arrays of zeros for the other inputs,
+        numpy scalars for 0-d ones; run once, when the optimised tier is built."""
+        constants = {
+            inst.outputs[0]: inst.op["value"].array
+            for inst in program.instructions
+            if inst.name == "constant"
+        }
+        args = []
+        for s in inputs:
+            aval = program.slot_avals[s]
+            value = constants.get(s)
+            if value is None:
+                value = np.zeros(aval.shape, aval.dtype)
+            args.append(value if aval.ndim else aval.dtype.type(value[()]))
         return lambda run: run(*args)

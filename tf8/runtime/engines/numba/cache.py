@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -57,10 +58,11 @@ def _write(path: Path, source: str) -> None:
         raise
 
 
-def _import(path: Path, tag: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"{path.stem}{tag}", path)
+def _import(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cached code finds its globals by module name
     spec.loader.exec_module(module)
     return module
 
@@ -72,7 +74,14 @@ def purge(path: Path) -> None:
 
 
 def _dispatchers(module: ModuleType) -> list[Any]:
-    return [f for f in vars(module).values() if hasattr(f, "stats") and hasattr(f, "py_func")]
+    """The module's own compiled functions (not the lanes.py ones it imports)."""
+    return [
+        f
+        for f in vars(module).values()
+        if hasattr(f, "stats")
+        and getattr(f, "py_func", None) is not None
+        and f.py_func.__module__ == module.__name__
+    ]
 
 
 def load(source: str, warm: Callable[[Any], Any]) -> tuple[Any, Path, bool]:
@@ -88,13 +97,13 @@ def load(source: str, warm: Callable[[Any], Any]) -> tuple[Any, Path, bool]:
             current = None
         if current != source:
             _write(path, source)
-        module = _import(path, "")
+        module = _import(path)
     try:
         warm(module.run)
     except Exception:  # a corrupt numba cache entry: drop it and compile afresh
         purge(path)
         _write(path, source)
-        module = _import(path, "_rebuilt")
+        module = _import(path)
         warm(module.run)
     _LOADED[path.stem] = module
     stats = [f.stats for f in _dispatchers(module)]
