@@ -155,3 +155,51 @@ def test_disk_cache_hits_across_processes_and_rebuilds_a_stale_entry(fresh_cache
     assert float(prepared.run(x)[0]) == expected
     # and the rebuilt entry is good for the next process
     assert _second_process(fresh_cache)["loaded"].startswith("True")
+
+
+# --- the shared differential corpus -------------------------------------------------------
+
+
+def _corpus(grad: bool):
+    """Every AD-test row (tests/ad/ad_cases.py, float64) the numba engine runs, as one
+    program: a weighted sum of every row's output (and its gradient when `grad`), each row
+    on its own random operands inside its smooth domain. (Rows numba lacks run on numpy
+    under both engines; they are left out so that few functions are compiled.)"""
+    sys.path.insert(0, str(ROOT / "tests" / "ad"))
+    from ad_cases import DIFFERENTIABLE, F64, dtypes_of, draw_call
+
+    engine = NumbaEngine()
+    names = [n for n in DIFFERENTIABLE if F64 in dtypes_of(n) and n in engine.kernels]
+    calls = [draw_call((2, 3), 17, name, F64) for name in names]
+    rng = np.random.default_rng(17)
+    weights = [rng.standard_normal(call(*call.args).shape) for call in calls]
+
+    def total(args):
+        out = 0.0
+        for call, xs, w in zip(calls, args, weights):
+            out = out + tnp.sum(tnp.real(call(*xs)) * w)
+        return out
+
+    args = [call.args for call in calls]
+    flat = [a for xs in args for a in xs]
+    program = tf8.value_and_grad(total) if grad else total
+    return names, tf8.make_program(program)(args), flat
+
+
+@pytest.mark.parametrize("passes", ["on", "off"])
+def test_differential_corpus_agrees_with_the_numpy_engine(passes):
+    """Passes on: values and gradients; passes off: values (compiles cost ~1 s a function
+    here, so the unoptimised gradient program, the largest, is not compiled too)."""
+    names, compiled, flat = _corpus(grad=passes == "on")
+    assert len(names) >= 30 and {"exp", "div", "select", "reduce_max", "convert"} <= set(names)
+    chosen = None if passes == "on" else ()
+    expected = Runtime(passes=chosen, optimise=True).prepare(compiled).run(*flat)
+    prepared = Runtime(engines=["numba"], passes=chosen, optimise=True).prepare(compiled)
+    got = prepared.run(*flat)
+    placed = [inst.engine for inst in prepared.program.instructions]
+    assert placed.count("numba") > len(names), prepared.pretty()  # the rows ran on numba
+    assert len(prepared.prepared.guest_regions) <= 4  # few compiled functions
+    assert len(got) == len(expected)
+    for value, reference in zip(got, expected):
+        assert value.dtype == reference.dtype and value.shape == reference.shape
+        np.testing.assert_allclose(value, reference, rtol=TOLERANCE["float64"], atol=1e-12)

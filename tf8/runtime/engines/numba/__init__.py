@@ -40,7 +40,8 @@ class NumbaEngine(Engine):
 
     name = "numba"
     install = "pip install numba"
-    kernels = {**SCALAR, **{name: None for name in REDUCTIONS}}  # type: ignore[dict-item]
+    # its kernels are source: scalar code per element, and a block fold per reduction
+    kernels = {**SCALAR, **REDUCTIONS}  # type: ignore[dict-item]
 
     def supports(self, op: Any, avals: Sequence[Any] = ()) -> bool:
         if type(op) is not Primitive or has_symbolic(op.params):

@@ -134,11 +134,6 @@ class Source:
         return f"t{s}[i]"
 
     def expression(self, inst: Any, operand: Any) -> str:
-        if inst.name in ("broadcast_in_dim", "convert"):
-            (arg,) = [operand(s) for s in inst.inputs]
-            if inst.name == "convert":
-                return f"{_dtype(self.program, inst.outputs[0])}({arg})"
-            return arg
         return SCALAR[inst.name](inst.op, [operand(s) for s in inst.inputs])
 
     def emit(self, line: str, indent: int = 1) -> None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 ScalarCode = Callable[[Any, Sequence[str]], str]
 
 
@@ -74,6 +76,8 @@ SCALAR: dict[str, ScalarCode] = {
     "floor": _call("np.floor"),
     "ceil": _call("np.ceil"),
     "round": _call("np.rint"),
+    "convert": lambda op, a: f"np.{np.dtype(op['dtype']).name}({a[0]})",
+    "broadcast_in_dim": lambda op, a: a[0],  # of a 0-d value (NumbaEngine.supports)
 }
 
 # Operand positions that may be bool (select's predicate); every other operand is a float.
