@@ -166,7 +166,7 @@ def _corpus(grad: bool):
     on its own random operands inside its smooth domain. (Rows numba lacks run on numpy
     under both engines; they are left out so that few functions are compiled.)"""
     sys.path.insert(0, str(ROOT / "tests" / "ad"))
-    from ad_cases import DIFFERENTIABLE, F64, dtypes_of, draw_call
+    from ad_cases import DIFFERENTIABLE, F64, draw_call, dtypes_of
 
     engine = NumbaEngine()
     names = [n for n in DIFFERENTIABLE if F64 in dtypes_of(n) and n in engine.kernels]
