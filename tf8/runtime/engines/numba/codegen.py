@@ -40,7 +40,7 @@ from tf8.runtime.engines.numba.lanes import max_block, min_block, prod_block, su
 
 
 """
-DECORATOR = '@njit(cache=True, error_model="numpy", nogil=True)'
+DECORATOR = '@njit(cache=True, error_model="numpy", nogil=True, fastmath={"contract"})'
 
 
 @dataclass
