@@ -16,6 +16,7 @@ import numpy as np
 from tf8.ops.definition import definition
 from tf8.runtime.engines.base import Engine, Kernel
 
+from .codegen import generate
 from .elementwise import REDUCTIONS, Steps, ufunc_steps
 
 
@@ -44,6 +45,4 @@ class NumpyEngine(Engine):
         self, program: Any, engines: Sequence[Engine], use_regions: bool = True
     ) -> Callable[..., list]:
         """The run function of a placed program (guest engines compile their regions)."""
-        from .codegen import generate
-
         return generate(program, self, use_regions, engines)
