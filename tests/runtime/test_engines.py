@@ -93,7 +93,6 @@ def test_an_engine_whose_extra_is_missing_names_the_pip_install(monkeypatch):
 
 
 def test_config_update_and_attribute(monkeypatch):
-    assert tf8.config.tf8_default_engine == "numpy"
     monkeypatch.setitem(tf8.config.config._values, "tf8_default_engine", "numpy")
     tf8.config.update("tf8_default_engine", "numpy")
     assert tf8.config.tf8_default_engine == "numpy"

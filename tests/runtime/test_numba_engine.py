@@ -203,3 +203,15 @@ def test_differential_corpus_agrees_with_the_numpy_engine(passes):
     for value, reference in zip(got, expected):
         assert value.dtype == reference.dtype and value.shape == reference.shape
         np.testing.assert_allclose(value, reference, rtol=TOLERANCE["float64"], atol=1e-12)
+
+
+def test_float32_keeps_its_dtype_within_the_documented_tolerance():
+    f = tf8.jit(lambda x: (tnp.sum(tnp.exp(x) * x - x), tnp.maximum(x * x, 0.25)), engine="numba")
+    x = np.linspace(-1.0, 1.0, 1000, dtype=np.float32)
+    f(x)
+    total, clipped = f(x)
+    (region,) = _regions(f, x)
+    assert "1 reduction(s)" in region.description
+    assert total.dtype == np.float32 and clipped.dtype == np.float32
+    assert total == pytest.approx(np.sum(np.exp(x) * x - x), rel=TOLERANCE["float32"])
+    np.testing.assert_array_equal(clipped, np.maximum(x * x, np.float32(0.25)))

@@ -5,7 +5,10 @@ engine's kernels, with no passes and no code generation, and each value is dropp
 last read. When it runs again (a jit signature called twice, an eager loop evaluating the same
 structure each step), or at once when its arrays are large enough that the optimised code's
 blocked regions and buffer reuse repay their build, it is *optimised*: passes, view folding,
-elementwise regions and a generated run function (tf8.runtime.codegen).
+elementwise regions, placement on the runtime's engines and a generated run function (the
+host engine's code generator). Guest engines that compile (numba) only ever compile in the
+optimised tier: when a large first run is optimised at once, it is optimised on the host
+engine alone, and the guests compile when the program runs again.
 """
 
 from __future__ import annotations
