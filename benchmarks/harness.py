@@ -17,8 +17,10 @@ computed from several workloads' results (a scaling slope, say).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import importlib
+import importlib.util
 import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -229,6 +231,7 @@ def format_table(results: list[Result], tablefmt: str = "simple") -> str:
             row = [
                 label,
                 timing.variant,
+                engine_of(timing.variant),
                 f"{timing.median_s * 1e6:,.1f}",
                 f"{result.ratio(timing.variant):.2f}",
             ]
@@ -237,13 +240,13 @@ def format_table(results: list[Result], tablefmt: str = "simple") -> str:
                 row.append(f"{result.ratio(timing.variant, AUTOGRAD):.2f}" if has else "")
             rows.append((*row, f"{timing.min_s * 1e6:,.1f}", timing.samples))
             label = ""
-    headers = ["workload", "variant", "median µs", "ratio to numpy"]
+    headers = ["workload", "variant", "engine", "median µs", "ratio to numpy"]
     headers += ["ratio to autograd"] * by_autograd + ["min µs", "samples"]
     return tabulate(
         rows,
         headers=headers,
         tablefmt=tablefmt,
-        colalign=("left", "left", *["right"] * (len(headers) - 2)),
+        colalign=("left", "left", "left", *["right"] * (len(headers) - 3)),
         disable_numparse=True,
     )
 
@@ -262,6 +265,24 @@ def result_notes(results: list[Result]) -> list[str]:
     return notes
 
 
+def tf8_engines() -> list[str]:
+    """The tf8 engines to benchmark: numpy, and numba when its extra is installed."""
+    return ["numpy"] + ["numba"] * (importlib.util.find_spec("numba") is not None)
+
+
+def tf8_variant(engine: str, name: str = "tf8.jit") -> str:
+    """A tf8 variant's name on `engine`: "tf8.jit" on numpy, "tf8.jit[numba]" on numba."""
+    return name if engine == "numpy" else f"{name}[{engine}]"
+
+
+def engine_of(variant: str) -> str:
+    """The engine column: the bracketed engine of a tf8 variant, numpy for other tf8
+    variants, empty for the other libraries."""
+    if not variant.startswith("tf8"):
+        return ""
+    return variant[variant.index("[") + 1 : -1] if variant.endswith("]") else "numpy"
+
+
 def array_module_variants(fn: Callable[..., Any], *args: np.ndarray) -> Variants:
     """Variants of `fn(xp, *args)` written once against a numpy-like module `xp`: numpy
     itself, tf8.jit over tf8.numpy, and jax.jit over jax.numpy / autograd.numpy when they
@@ -270,8 +291,9 @@ def array_module_variants(fn: Callable[..., Any], *args: np.ndarray) -> Variants
     import tf8.numpy as tnp
 
     variants: Variants = {BASELINE: lambda: fn(np, *args)}
-    jitted = tf8.jit(lambda *xs: fn(tnp, *xs))
-    variants["tf8.jit"] = lambda: jitted(*args)
+    for engine in tf8_engines():
+        jitted = tf8.jit(lambda *xs: fn(tnp, *xs), engine=engine)
+        variants[tf8_variant(engine)] = functools.partial(jitted, *args)
     jax = optional_module("jax")
     if jax is not None:
         jax.config.update("jax_enable_x64", True)

@@ -36,6 +36,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_firstcall",
     "benchmarks.workloads_vmap",
     "benchmarks.workloads_control",
+    "benchmarks.workloads_engines",
 )
 
 

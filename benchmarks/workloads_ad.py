@@ -13,31 +13,40 @@ JAX (`jax.jit(jax.grad(f))`) and autograd (`autograd.grad(f)`) are compared when
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from benchmarks.harness import BASELINE, Options, Variants, Workload, optional_module
+from benchmarks.harness import (
+    BASELINE,
+    Options,
+    Variants,
+    Workload,
+    optional_module,
+    tf8_engines,
+    tf8_variant,
+)
 from benchmarks.workloads_basic import STEPS, chain
 
 WIDTH, BATCH, LAYERS = 512, 256, 3
 
 
-def _tf8_grad(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _tf8_grad(fn: Callable[..., Any], engine: str = "numpy") -> Callable[..., Any]:
     import tf8
     import tf8.numpy as tnp
 
-    return tf8.jit(tf8.grad(lambda *xs: fn(tnp, *xs)))
+    return tf8.jit(tf8.grad(lambda *xs: fn(tnp, *xs)), engine=engine)
 
 
 def grad_variants(fn: Callable[..., Any], numpy_grad: Callable[..., Any], *args: Any) -> Variants:
     """Variants computing the gradient of `fn(xp, *args)` w.r.t. its first argument: the
     hand-written `numpy_grad(*args)`, tf8.jit(tf8.grad), and jax / autograd when installed."""
     variants: Variants = {BASELINE: lambda: numpy_grad(*args)}
-    tf8_grad = _tf8_grad(fn)
-    variants["tf8.jit"] = lambda: tf8_grad(*args)
+    for engine in tf8_engines():
+        variants[tf8_variant(engine)] = functools.partial(_tf8_grad(fn, engine), *args)
     jax = optional_module("jax")
     if jax is not None:
         jax.config.update("jax_enable_x64", True)

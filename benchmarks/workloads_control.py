@@ -24,12 +24,21 @@ Under --tiny the RNN runs 5 and 10 steps, RK4 10 steps and the scan 10 and 100 s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from benchmarks.harness import BASELINE, Options, Result, Variants, Workload
+from benchmarks.harness import (
+    BASELINE,
+    Options,
+    Result,
+    Variants,
+    Workload,
+    tf8_engines,
+    tf8_variant,
+)
 from benchmarks.workloads_eager import HIDDEN, jax_numpy, rnn_value_and_grad_numpy
 from benchmarks.workloads_firstcall import _tf8_first_call
 
@@ -66,8 +75,9 @@ def _rnn_workload(index: int, first_call: bool) -> Workload:
             call = _tf8_first_call(make)
             variants["tf8.jit"] = lambda: call(w, xs)
         else:
-            jitted = tf8.jit(make())
-            variants["tf8.jit"] = lambda: jitted(w, xs)
+            for engine in tf8_engines():
+                jitted = tf8.jit(make(), engine=engine)
+                variants[tf8_variant(engine)] = functools.partial(jitted, w, xs)
         if (found := jax_numpy()) is not None:
             jax, jnp = found
             jw, jxs = jnp.asarray(w), jnp.asarray(xs)

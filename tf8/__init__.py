@@ -7,7 +7,7 @@ tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compi
 
 import sys
 
-from tf8 import errors, experimental, fft, lax, linalg, nn, random, scipy, tree
+from tf8 import config, errors, experimental, fft, lax, linalg, nn, random, scipy, tree
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.ad import (
     checkpoint,
@@ -55,6 +55,7 @@ __all__ = [
     "checkpoint_policies",
     "custom_jvp",
     "custom_vjp",
+    "config",
     "errors",
     "experimental",
     "fft",

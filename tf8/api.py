@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from tf8 import traced
+from tf8 import config, traced
 from tf8.compiler import GraphCompiler
 from tf8.graph import materialize_merge
 from tf8.ops.extension.control import ClosedProgram, set_program_runner
@@ -19,6 +19,19 @@ from tf8.traced import TracedTensor
 
 default_compiler = GraphCompiler()
 default_runtime = Runtime()
+_RUNTIMES: dict[str, Runtime] = {"numpy": default_runtime}
+
+
+def runtime_for(engine: str | None) -> Runtime:
+    """The shared runtime of engine `engine` (None: `tf8.config.tf8_default_engine`), whose
+    ops the engine lacks fall back to numpy. Raises EngineError for an unknown or
+    uninstalled engine."""
+    if engine is None:
+        engine = config.tf8_default_engine
+    runtime = _RUNTIMES.get(engine)  # type: ignore[arg-type]
+    if runtime is None:
+        runtime = _RUNTIMES[engine] = Runtime(engines=[engine])  # type: ignore[list-item]
+    return runtime
 
 
 def evaluate(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:

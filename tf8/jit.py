@@ -49,10 +49,13 @@ class _Trace:
         inputs: tuple[int, ...] | None,
         out_tree: PyTreeDef,
         scalars: tuple[int, ...],
+        engine: str | None = None,
     ) -> None:
         self.compiled = compiled
         self.run = (
-            _no_outputs if compiled is None else api.default_runtime.prepare(compiled).run_unchecked
+            _no_outputs
+            if compiled is None
+            else api.runtime_for(engine).prepare(compiled).run_unchecked
         )
         self.inputs = inputs  # argument leaf of each program input; None: all leaves, in order
         self.out_tree = out_tree
@@ -85,13 +88,17 @@ class Jitted:
         fun: Callable[..., Any],
         static_argnums: int | Iterable[int] = (),
         static_argnames: str | Iterable[str] = (),
+        engine: str | None = None,
         **jax_options: Any,
     ) -> None:
         if not callable(fun):
             raise TracingError(f"jit expects a callable, got {type(fun).__name__}: {fun!r}")
         _check_jax_options(jax_options)
+        if engine is not None:
+            api.runtime_for(engine)  # an unknown or uninstalled engine fails here, not later
         functools.update_wrapper(self, fun)
         self._fun = fun
+        self._engine = engine  # None: tf8.config.tf8_default_engine when a signature is traced
         self._static = StaticArgs(fun, static_argnums, static_argnames)
         self._has_static = bool(self._static)
         self._entries: dict[Hashable, _Entry] = {}  # structure, raw leaf types → entry
@@ -247,7 +254,7 @@ class Jitted:
                 ) from None
             scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
             order = None if used == list(range(len(inputs))) else tuple(used)
-            trace = _Trace(compiled, order, out_tree, scalars)
+            trace = _Trace(compiled, order, out_tree, scalars, self._engine)
         self._traces[key] = trace
         return trace
 
@@ -337,7 +344,7 @@ def _check_jax_options(options: dict[str, Any]) -> None:
     if unknown:
         raise TypeError(
             f"jit got unexpected keyword argument(s) {unknown} (tf8 accepts "
-            f"static_argnums, static_argnames, {', '.join(sorted(JAX_OPTIONS))})"
+            f"static_argnums, static_argnames, engine, {', '.join(sorted(JAX_OPTIONS))})"
         )
     for name in ("donate_argnums", "donate_argnames"):
         value = options.get(name, ())
@@ -352,6 +359,7 @@ def jit(
     *,
     static_argnums: int | Iterable[int] = (),
     static_argnames: str | Iterable[str] = (),
+    engine: str | None = None,
     **jax_options: Any,
 ) -> Any:
     """Compile `fun` once per argument signature; later calls run the prepared program.
@@ -360,13 +368,20 @@ def jit(
     name) are Python values baked into the trace. Usable as `@jit` or `@jit(static_argnums=1)`.
     JAX's `donate_argnums`, `donate_argnames`, `keep_unused` and `inline` are accepted and
     change nothing (see JAX_OPTIONS). `jit(f).lower(*args)` is the CompiledGraph it runs.
+    `engine` (tf8's own keyword, where JAX has `backend=`/`device=`) names the engine the
+    program runs on ("numpy", "numba"); None: `tf8.config.tf8_default_engine`. Ops the engine
+    lacks run on the numpy engine.
     """
     if fun is None:
         _check_jax_options(jax_options)
         return functools.partial(
-            jit, static_argnums=static_argnums, static_argnames=static_argnames, **jax_options
+            jit,
+            static_argnums=static_argnums,
+            static_argnames=static_argnames,
+            engine=engine,
+            **jax_options,
         )
-    return Jitted(fun, static_argnums, static_argnames, **jax_options)
+    return Jitted(fun, static_argnums, static_argnames, engine, **jax_options)
 
 
 def make_program(

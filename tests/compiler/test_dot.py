@@ -14,7 +14,7 @@ import tf8
 import tf8.numpy as tnp
 from tf8 import lax
 from tf8.compiler import dot as dot_module
-from tf8.runtime.regions import MIN_ELEMENTS
+from tf8.runtime.engines.numpy.regions import MIN_ELEMENTS
 
 TOKEN = re.compile(r'\s*(?:(->)|([{}\[\];=,])|"((?:[^"\\]|\\.)*)"|([A-Za-z_][\w.#]*|-?[\d.]+))')
 

@@ -15,8 +15,8 @@ import tf8.numpy as tnp
 from tf8 import GraphCompiler, Runtime
 from tf8.lax.core import apply1
 from tf8.ops.catalog import CATALOG
-from tf8.runtime import regions
-from tf8.runtime.elementwise import UFUNC_RULES
+from tf8.runtime.engines.numpy import regions
+from tf8.runtime.engines.numpy.elementwise import UFUNC_RULES
 
 N = 5 * regions.BLOCK + 1234  # several blocks and a ragged tail
 assert N >= regions.MIN_ELEMENTS

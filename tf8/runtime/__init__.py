@@ -1,6 +1,8 @@
-"""The runtime: CompiledGraph → Prepared (lowered, optimised, code-generated) → numpy arrays."""
+"""The runtime: CompiledGraph → Prepared (lowered, optimised, placed on engines, generated) →
+numpy arrays."""
 
-from .engine import Engine, NumpyEngine
+from .engines import Engine, get_engine
+from .engines.numpy import NumpyEngine
 from .exec_program import ExecInstruction, ExecProgram
 from .passes import PassStats
 from .runtime import Prepared, Runtime
@@ -13,4 +15,5 @@ __all__ = [
     "PassStats",
     "Prepared",
     "Runtime",
+    "get_engine",
 ]

@@ -51,12 +51,14 @@ def interpret(
     specialize: Callable[[Any, Mapping[str, int]], Any],
     values: Sequence[Any],
     env: Mapping[str, int],
+    quiet: Callable[[], Any],
 ) -> list[np.ndarray]:
-    """Run `program` instruction by instruction, learning run-time sizes into `env`."""
+    """Run `program` instruction by instruction, learning run-time sizes into `env`; `quiet`
+    is the engine's context silencing floating-point warnings."""
     env = dict(env)
     pending = _check_ready(list(program.guards), env)
     slots: dict[int, Any] = dict(enumerate(values))
-    with np.errstate(all="ignore"):
+    with quiet():
         for inst in program.instructions:
             op = specialize(inst.op, env)
             result = kernel_of(op)(op, *[slots[s] for s in inst.inputs])

@@ -23,7 +23,7 @@ from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, has_symbolic, sha
 
 from .dot import prepared_dot
 from .dynamic import interpret
-from .engine import Engine, NumpyEngine
+from .engines import Engine, get_engine
 from .exec_program import ExecProgram
 from .passes import DEFAULT_PASSES, Pass, PassStats, stats_table
 from .tiers import PreparedProgram
@@ -61,7 +61,12 @@ class Runtime:
         regions: bool = True,
         optimise: bool | None = None,
     ) -> None:
-        self.engines = tuple(engines) if engines else (NumpyEngine(),)
+        # The engines in order of preference; the numpy engine (the host, which runs every op)
+        # is always there, last, and takes what the others lack.
+        chosen = [get_engine(e) for e in engines or ()]
+        host = next((e for e in chosen if e.name == "numpy"), None) or get_engine("numpy")
+        self.host = host
+        self.engines = (*[e for e in chosen if e is not host], host)
         self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
         self.regions = regions  # blocked elementwise regions (codegen) on or off
         # None: lean first runs, optimised from the second (or at once for large arrays);
@@ -81,7 +86,12 @@ class Runtime:
         if prepared is None:
             self.cache_stats.misses += 1
             prepared = PreparedProgram(
-                compiled.program, self.engines[0], self.passes, self.regions, self.optimise
+                compiled.program,
+                self.host,
+                self.passes,
+                self.regions,
+                self.optimise,
+                guests=self.engines[:-1],
             )
             self._cache[key] = prepared
         else:
@@ -136,14 +146,18 @@ class Prepared(Drawable):
             + (", then a reduction" if r.reduction else "")
             for r in self.prepared.regions
         ]
+        guests = [f"  {code.description}" for code in prepared.guest_regions]
+        engines = " > ".join(e.name for e in (*prepared.guests, prepared.engine))
         return (
             "Prepared program:\n"
             + tier
+            + f"\nengines (in order of preference; the last takes what the others lack): {engines}"
             + "\n"
             + self.program.pretty()
             + "\n\npasses:\n"
             + stats_table(self.prepared.stats)
             + ("\n\nelementwise regions (blocked):\n" + "\n".join(regions) if regions else "")
+            + ("\n\ncompiled regions:\n" + "\n".join(guests) if guests else "")
         )
 
     def to_dot(self) -> str:
@@ -169,7 +183,8 @@ class Prepared(Drawable):
         prepared = self.prepared
         if prepared.run_time_symbols:
             program = prepared.lean_program
-            return interpret(program, prepared.engine.kernel, specialize, values, env)
+            engine = prepared.engine
+            return interpret(program, engine.kernel, specialize, values, env, engine.quiet)
         if prepared.lean:
             prepared.note_run()
         return prepared.run_fn(values, prepared.ops_for(env, specialize))

@@ -5,7 +5,10 @@ engine's kernels, with no passes and no code generation, and each value is dropp
 last read. When it runs again (a jit signature called twice, an eager loop evaluating the same
 structure each step), or at once when its arrays are large enough that the optimised code's
 blocked regions and buffer reuse repay their build, it is *optimised*: passes, view folding,
-elementwise regions and a generated run function (tf8.runtime.codegen).
+elementwise regions, placement on the runtime's engines and a generated run function (the
+host engine's code generator). Guest engines that compile (numba) only ever compile in the
+optimised tier: when a large first run is optimised at once, it is optimised on the host
+engine alone, and the guests compile when the program runs again.
 """
 
 from __future__ import annotations
@@ -18,11 +21,11 @@ import numpy as np
 from tf8.compiler.program import SemanticProgram
 from tf8.ops.shapes import has_symbolic
 
-from .codegen import generate
 from .dynamic import fresh_outputs, run_time_symbols
-from .engine import Engine
+from .engines.base import Engine
 from .exec_program import ExecProgram, lower
 from .passes import Pass, PassStats, run_passes
+from .placement import place
 
 # Elements written by all instructions together from which a first run is optimised at once.
 OPTIMISE_AT_ELEMENTS = 1 << 20
@@ -54,7 +57,7 @@ def lean_function(program: ExecProgram, engine: Engine) -> RunFn:
 
     def run(values: Sequence[Any], ops: Sequence[Any]) -> list[np.ndarray]:
         slots: list[Any] = [*values, *([None] * (n_inputs - len(values)))]
-        with np.errstate(all="ignore"):
+        with engine.quiet():
             for (kernel, ins, out, free), op in zip(steps, ops):
                 result = kernel(op, *[slots[s] for s in ins])
                 if type(out) is int:
@@ -82,8 +85,10 @@ class PreparedProgram:
         passes: Sequence[Pass],
         regions: bool,
         optimise_now: bool | None = None,
+        guests: Sequence[Engine] = (),
     ) -> None:
-        self.engine = engine
+        self.engine = engine  # the host: runs the lean tier and every op no guest takes
+        self.guests = tuple(guests)  # preferred engines, placed first in the optimised tier
         self._semantic = semantic
         self._passes = tuple(passes)
         self._regions_on = regions
@@ -97,12 +102,17 @@ class PreparedProgram:
         self.run_time_symbols = run_time_symbols(lean)
         self.lean = True
         self.lean_runs = 0
-        self._optimised: tuple[ExecProgram, list[PassStats], list[Any]] | None = None
+        self._optimised: tuple[ExecProgram, list[PassStats], list[Any], list[Any]] | None = None
+        self._host_only = False  # optimised without the guests (they compile on a later run)
         self._use(lean, lean_function(lean, engine))
-        if optimise_now is None:
-            optimise_now = _elements_written(lean) >= OPTIMISE_AT_ELEMENTS
-        if optimise_now and not self.run_time_symbols:
+        if self.run_time_symbols:
+            return
+        if optimise_now:
             self.optimise()
+        elif optimise_now is None and _elements_written(lean) >= OPTIMISE_AT_ELEMENTS:
+            # large arrays repay the host's optimised code at once; guest engines compile
+            # only when the program runs again (never on a first run)
+            self.optimise(guests=not self.guests)
 
     def _use(self, program: ExecProgram, run_fn: RunFn) -> None:
         self.run_fn = run_fn
@@ -116,22 +126,35 @@ class PreparedProgram:
         if self.lean_runs > 1 and not self.run_time_symbols:
             self.optimise()
 
-    def optimise(self) -> PreparedProgram:
-        """Build the optimised tier (once) and run it from now on."""
-        if self._optimised is None:
+    def optimise(self, guests: bool = True) -> PreparedProgram:
+        """Build the optimised tier (once; `guests=False`: on the host engine alone, keeping
+        count of runs so that the guests compile when it runs again) and run it from now on."""
+        if self._optimised is None or (guests and self._host_only):
             program = lower(self._semantic)
             stats = run_passes(program, self._passes, {"engine": self.engine})
-            for inst in program.instructions:
-                inst.engine = self.engine.name
-            run_fn = generate(program, self.engine, self._regions_on)
-            self._optimised = (program, stats, run_fn.regions)  # type: ignore[attr-defined]
+            chosen = self.guests if guests else ()
+            place(program, chosen, self.engine)
+            run_fn = self.engine.generate(program, chosen, self._regions_on)
+            self._optimised = (
+                program,
+                stats,
+                run_fn.regions,  # type: ignore[attr-defined]
+                run_fn.guest_regions,  # type: ignore[attr-defined]
+            )
             self._use(program, run_fn)
-            self.lean = False
+            self._host_only = bool(self.guests) and not guests
+            self.lean = self._host_only  # lean: runs are counted (note_run)
         return self
 
     @property
     def tier(self) -> str:
-        return "lean" if self.lean else "optimised"
+        if self._optimised is None:
+            return "lean"
+        return (
+            "optimised on the host engine (guests compile on the next run)"
+            if (self._host_only)
+            else "optimised"
+        )
 
     @property
     def program(self) -> ExecProgram:
@@ -144,6 +167,11 @@ class PreparedProgram:
     @property
     def regions(self) -> list[Any]:
         return self.optimise()._optimised[2]  # type: ignore[index]
+
+    @property
+    def guest_regions(self) -> list[Any]:
+        """The regions guest engines compiled (each with `description` and `source`)."""
+        return self.optimise()._optimised[3]  # type: ignore[index]
 
     def ops_for(self, env: Mapping[str, int], specialize: Callable[..., Any]) -> list[Any]:
         if not self.symbolic:

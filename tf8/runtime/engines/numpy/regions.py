@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tf8.ops.shapes import is_symbolic
-from tf8.runtime.elementwise import REDUCTIONS, reads_after_first_step, step_argument
+from tf8.runtime.engines.numpy.elementwise import REDUCTIONS, reads_after_first_step, step_argument
 
 if TYPE_CHECKING:
-    from tf8.runtime.codegen import CodeGen
+    from tf8.runtime.engines.numpy.codegen import CodeGen
 
 BLOCK = 16 * 1024
 MIN_ELEMENTS = 64 * 1024

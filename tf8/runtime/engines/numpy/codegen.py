@@ -28,8 +28,8 @@ from tf8.ops.kernels import ignore_fp_errors as _silence
 from tf8.ops.kernels import restore_fp_errors as _restore
 from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic
-from tf8.runtime import regions
-from tf8.runtime.elementwise import Steps, reads_after_first_step, step_argument
+from tf8.runtime.engines.numpy import regions
+from tf8.runtime.engines.numpy.elementwise import Steps, reads_after_first_step, step_argument
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 from tf8.runtime.passes import last_use
 from tf8.runtime.rewrite import uniform_scalar
@@ -57,9 +57,17 @@ def own_outputs(outputs: list[Any], inputs: Sequence[Any]) -> list[np.ndarray]:
 class CodeGen:
     """Builds the source and namespace of one program's run function."""
 
-    def __init__(self, program: ExecProgram, engine: Any, use_regions: bool = True) -> None:
+    def __init__(
+        self,
+        program: ExecProgram,
+        engine: Any,
+        use_regions: bool = True,
+        guests: Sequence[Any] = (),
+    ) -> None:
         self.program = program
         self.engine = engine
+        self.guests = {g.name: g for g in guests if g.name != engine.name}
+        self.guest_regions: list[Any] = []  # what guest engines compiled, in program order
         self.lines: list[str] = []
         self.namespace: dict[str, Any] = {
             "_silence": _silence,
@@ -153,7 +161,7 @@ class CodeGen:
 
     # --- per-instruction information ---------------------------------------------------------
     def _steps(self, inst: ExecInstruction) -> Steps | None:
-        if len(inst.outputs) != 1:
+        if len(inst.outputs) != 1 or inst.engine in self.guests or inst.name == "transfer":
             return None
         dtypes = [self.program.slot_avals[s].dtype for s in inst.inputs]
         return self.engine.elementwise_steps(inst.op, dtypes)
@@ -182,6 +190,9 @@ class CodeGen:
         starts = {r.start: r for r in plan}
         index = 0
         while index < len(program.instructions):
+            if program.instructions[index].engine in self.guests:
+                index = self._guest_run(index)
+                continue
             region = starts.get(index)
             if region is not None:
                 internal = regions.emit(self, region)
@@ -200,7 +211,49 @@ class CodeGen:
         run = self.namespace["run"]
         run.source = "\n\n".join([source, *self.region_sources])
         run.regions = plan
+        run.guest_regions = self.guest_regions
         return run
+
+    def _guest_run(self, start: int) -> int:
+        """Emit the call of a guest engine's compiled code for its run of instructions from
+        `start`; returns the index after the run."""
+        program = self.program
+        engine = program.instructions[start].engine
+        stop = start
+        while stop < len(program.instructions) and program.instructions[stop].engine == engine:
+            stop += 1
+        produced = {s for inst in program.instructions[start:stop] for s in inst.outputs}
+        read_later = set(program.output_slots)
+        for inst in program.instructions[stop:]:
+            read_later.update(inst.inputs)
+        escapes = sorted(produced & read_later)
+        code = self.guests[engine].region_code(program, range(start, stop), escapes)
+        self.guest_regions.append(code)
+        call = self.global_("g", code.function, f"_{engine}{len(self.guest_regions)}")
+        args = ", ".join(
+            f"{self.slot(s)}[()]" if s in code.scalar_inputs else self.slot(s) for s in code.inputs
+        )
+        targets = "".join(f"s{s}, " for s in code.outputs)
+        self.emit(f"{targets}= {call}({args})" if code.outputs else f"{call}({args})")
+        self.owned.update(code.outputs)  # fresh arrays the guest allocated for this run
+        dead = [s for i in range(start, stop) for s in self.dies_at(i) if s not in produced]
+        self._free(dead, set())
+        if code.source:
+            self.region_sources.append(code.source)
+        return stop
+
+    def _transfer(self, index: int, inst: ExecInstruction) -> None:
+        """A value moves between engines: a rename between engines sharing a memory (the
+        buffer stays the program's own when the old name dies here)."""
+        s, out = inst.inputs[0], inst.outputs[0]
+        if inst.op.copies:
+            self.emit(f"s{out} = {self.global_('t', inst.op)}({self.slot(s)})")
+            self.owned.add(out)
+        else:
+            self.emit(f"s{out} = {self.slot(s)}")
+            if s in self.owned and s in self.dies_at(index):
+                self.owned.add(out)
+        self.owned.discard(s)  # two names for one buffer: neither lends it
 
     def _constant(self, inst: ExecInstruction) -> None:
         s = inst.outputs[0]
@@ -227,6 +280,9 @@ class CodeGen:
         """Emit instruction `index`; the dead slots it kept alive under a new name."""
         inst = self.program.instructions[index]
         if inst.name == "constant" and inst.outputs[0] in self.constants:
+            return set()
+        if inst.name == "transfer":
+            self._transfer(index, inst)
             return set()
         steps = self.steps[index]
         if steps is not None:
@@ -328,7 +384,9 @@ def _matmul_expr(op: Any, ndims: list[int], args: list[str]) -> str | None:
     return f"matmul({lhs}, {rhs})"
 
 
-def generate(program: ExecProgram, engine: Any, use_regions: bool = True) -> Callable[..., list]:
+def generate(
+    program: ExecProgram, engine: Any, use_regions: bool = True, guests: Sequence[Any] = ()
+) -> Callable[..., list]:
     """`run(inputs, ops) -> list`: `inputs` in slot order, `ops[i]` the op of instruction i
-    (read only for ops with symbolic parameters)."""
-    return CodeGen(program, engine, use_regions).generate()
+    (read only for ops with symbolic parameters); `guests` compile the runs placed on them."""
+    return CodeGen(program, engine, use_regions, guests).generate()

@@ -1,0 +1,58 @@
+"""Engines by name: `get_engine("numpy")`, `get_engine("numba")`.
+
+An engine's module is imported when it is first asked for, and an engine with an optional
+extra checks that the extra is installed without importing it (numba is imported only when
+the engine first compiles), so `import tf8` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+from tf8.errors import EngineError
+
+from .base import HOST, Engine, GuestRegion, Kernel, Transfer
+
+__all__ = [
+    "ENGINES",
+    "HOST",
+    "Engine",
+    "GuestRegion",
+    "Kernel",
+    "Transfer",
+    "get_engine",
+]
+
+# name → (module, class, the package it needs or "", the pip command that brings it)
+ENGINES: dict[str, tuple[str, str, str, str]] = {
+    "numpy": ("tf8.runtime.engines.numpy", "NumpyEngine", "", ""),
+    "numba": (
+        "tf8.runtime.engines.numba",
+        "NumbaEngine",
+        "numba",
+        "pip install numba  (or the extra: pip install 'tf8[numba]')",
+    ),
+}
+
+_INSTANCES: dict[str, Engine] = {}
+
+
+def get_engine(name: str | Engine) -> Engine:
+    """The engine called `name` (one shared instance per name); an Engine is returned as is."""
+    if isinstance(name, Engine):
+        return name
+    found = _INSTANCES.get(name)
+    if found is not None:
+        return found
+    spec = ENGINES.get(name) if isinstance(name, str) else None
+    if spec is None:
+        raise EngineError(f"unknown engine {name!r}; tf8's engines are {sorted(ENGINES)}")
+    module, cls, package, install = spec
+    if package and importlib.util.find_spec(package) is None:
+        raise EngineError(
+            f"engine {name!r} needs the package {package!r}, which is not installed: {install}"
+        )
+    engine = getattr(importlib.import_module(module), cls)()
+    _INSTANCES[name] = engine
+    return engine

@@ -1,0 +1,93 @@
+"""The numba engine's kernel table: each elementwise primitive as one line of scalar code.
+
+`SCALAR[name](op, args)` is the source of one element of the result, from the operands'
+element expressions `args`; the code runs inside a compiled loop (numba, `error_model=
+"numpy"`: IEEE results, no exceptions), with `np` and `math` in scope. maximum/minimum
+propagate NaN as numpy's do (operands are plain names or array reads, so repeating them
+costs nothing). A reduction is an accumulator (`REDUCTIONS`: its initial value and the
+lanes.py function folding a block into it). Only real floating dtypes are placed here (see
+`NumbaEngine.supports`); everything else falls back to the numpy engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+ScalarCode = Callable[[Any, Sequence[str]], str]
+
+
+def _infix(symbol: str) -> ScalarCode:
+    return lambda op, a: f"({a[0]} {symbol} {a[1]})"
+
+
+def _max(a: str, b: str) -> str:
+    return f"({a} if ({a} > {b} or {a} != {a}) else {b})"
+
+
+def _min(a: str, b: str) -> str:
+    return f"({a} if ({a} < {b} or {a} != {a}) else {b})"
+
+
+def _clamp(op: Any, a: Sequence[str]) -> str:  # min(max(x, lo), hi), through a temporary
+    return _min(f"max_{a[1]}", a[2]).replace(f"max_{a[1]}", _max(a[1], a[0]))
+
+
+def _call(function: str) -> ScalarCode:
+    return lambda op, a: f"{function}({', '.join(a)})"
+
+
+_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+SCALAR: dict[str, ScalarCode] = {
+    "add": _infix("+"),
+    "sub": _infix("-"),
+    "mul": _infix("*"),
+    "div": _infix("/"),
+    "pow": _call("np.power"),
+    "neg": lambda op, a: f"(-{a[0]})",
+    "abs": _call("abs"),
+    "sign": _call("np.sign"),
+    "maximum": lambda op, a: _max(a[0], a[1]),
+    "minimum": lambda op, a: _min(a[0], a[1]),
+    "clamp": _clamp,
+    "compare": lambda op, a: f"({a[0]} {_COMPARE[op['direction']]} {a[1]})",
+    "select": lambda op, a: f"({a[1]} if {a[0]} else {a[2]})",
+    "exp": _call("np.exp"),
+    "expm1": _call("np.expm1"),
+    "log": _call("np.log"),
+    "log1p": _call("np.log1p"),
+    "sin": _call("np.sin"),
+    "cos": _call("np.cos"),
+    "tan": _call("np.tan"),
+    "sinh": _call("np.sinh"),
+    "cosh": _call("np.cosh"),
+    "tanh": _call("np.tanh"),
+    "asin": _call("np.arcsin"),
+    "acos": _call("np.arccos"),
+    "atan": _call("np.arctan"),
+    "atan2": _call("np.arctan2"),
+    "sqrt": _call("np.sqrt"),
+    "rsqrt": lambda op, a: f"(1.0 / np.sqrt({a[0]}))",
+    "erf": _call("math.erf"),
+    "logistic": lambda op, a: f"(1.0 / (1.0 + np.exp(-{a[0]})))",
+    "floor": _call("np.floor"),
+    "ceil": _call("np.ceil"),
+    "round": _call("np.rint"),
+    "convert": lambda op, a: f"np.{np.dtype(op['dtype']).name}({a[0]})",
+    "broadcast_in_dim": lambda op, a: a[0],  # of a 0-d value (NumbaEngine.supports)
+}
+
+# Operand positions that may be bool (select's predicate); every other operand is a float.
+BOOL_OPERANDS: dict[str, tuple[int, ...]] = {"select": (0,)}
+BOOL_RESULT = frozenset({"compare"})
+
+# reduction → (initial value, the lanes.py function folding a block into the accumulator)
+REDUCTIONS: dict[str, tuple[str, str]] = {
+    "reduce_sum": ("0.0", "sum_block"),
+    "reduce_prod": ("1.0", "prod_block"),
+    "reduce_max": ("-np.inf", "max_block"),
+    "reduce_min": ("np.inf", "min_block"),
+}
