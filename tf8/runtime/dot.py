@@ -3,8 +3,8 @@
 The drawing itself is tf8.compiler.dot's; this module reads the runtime's program: each op
 names the engine that runs it and any views it reads its inputs through, and each blocked
 elementwise region (tf8.runtime.engines.numpy.regions) is a cluster. Passes rewrite
-instructions, so the prepared program knows no roles: only ops reading tangent or seed leaves (and what follows
-them) are drawn as tangent ops; the compiled program shows the roles.
+instructions, so the prepared program knows no roles: only ops reading tangent or seed
+leaves (and what follows them) are drawn as tangent ops; the compiled program shows them.
 """
 
 from __future__ import annotations
