@@ -212,9 +212,15 @@ def run_workload(workload: Workload, options: Options) -> Result:
     return Result(workload, timings, limited, options)
 
 
-def format_results(results: list[Result]) -> str:
+def format_results(results: list[Result], tablefmt: str = "simple") -> str:
     """A table: one row per variant, median µs and the ratio to numpy's median (and to
-    autograd's, when some workload has an "autograd" variant), then the workloads' notes."""
+    autograd's, when some workload has an "autograd" variant), then the workloads' notes.
+    `tablefmt` is tabulate's ("github" for Markdown)."""
+    return "\n".join([format_table(results, tablefmt), *result_notes(results)])
+
+
+def format_table(results: list[Result], tablefmt: str = "simple") -> str:
+    """format_results' table without the notes."""
     from tabulate import tabulate
 
     by_autograd = any(r.has(AUTOGRAD) for r in results)
@@ -236,12 +242,17 @@ def format_results(results: list[Result]) -> str:
             label = ""
     headers = ["workload", "variant", "engine", "median µs", "ratio to numpy"]
     headers += ["ratio to autograd"] * by_autograd + ["min µs", "samples"]
-    table = tabulate(
+    return tabulate(
         rows,
         headers=headers,
+        tablefmt=tablefmt,
         colalign=("left", "left", "left", *["right"] * (len(headers) - 3)),
         disable_numparse=True,
     )
+
+
+def result_notes(results: list[Result]) -> list[str]:
+    """The lines under the table: each workload note once, then the BLAS-thread notes."""
     notes = []
     for note in dict.fromkeys(r.workload.note for r in results if r.workload.note):
         line = note(results)
@@ -251,7 +262,7 @@ def format_results(results: list[Result]) -> str:
         notes.append("* BLAS-bound: run with 1 BLAS thread (threadpoolctl)")
     if any(r.workload.blas_bound and not r.blas_threads_limited for r in results):
         notes.append("! BLAS-bound workloads ran with default BLAS threads (no threadpoolctl)")
-    return "\n".join([table, *notes])
+    return notes
 
 
 def tf8_engines() -> list[str]:

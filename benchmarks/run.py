@@ -3,6 +3,10 @@
     --quick       fewer, shorter samples (a rough number in seconds)
     --only NAME   run only the named workload(s) (repeatable, or comma-separated)
     --list        list the workloads and exit
+    --json FILE   also store the results as JSON (benchmarks/results.json is the kept run)
+    --markdown FILE  also write the table as Markdown
+    --plot FILE   also draw each variant's time over numpy's as a bar chart (PNG)
+    --from-json FILE  measure nothing: show (and write) a stored run
 
 Workloads live in `benchmarks/workloads_*.py`, each defining `WORKLOADS: list[Workload]`;
 a new module is picked up by listing it in `WORKLOAD_MODULES` below. The structural graph
@@ -66,12 +70,39 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="fewer, shorter samples")
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="workload")
     parser.add_argument("--list", action="store_true", help="list the workloads and exit")
+    parser.add_argument("--json", metavar="FILE", help="store the results as JSON")
+    parser.add_argument("--markdown", metavar="FILE", help="write the table as Markdown")
+    parser.add_argument("--plot", metavar="FILE", help="draw the ratios to numpy (PNG)")
+    parser.add_argument("--from-json", metavar="FILE", help="show a stored run, measure nothing")
     parser.add_argument("--tiny", action="store_true", help=argparse.SUPPRESS)  # smoke test
     return parser.parse_args(argv)
 
 
+def write_outputs(args: argparse.Namespace, results: list[Result], argv: Sequence[str]) -> None:
+    """The files the options ask for: JSON, Markdown table, bar chart."""
+    from benchmarks import report
+
+    if args.json:
+        report.write_json(results, argv, args.json)
+    if args.markdown:
+        Path(args.markdown).write_text(report.markdown(results))
+    if args.plot:
+        report.plot(results, args.plot)
+
+
 def main(argv: Sequence[str] | None = None) -> list[Result]:
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parse_args(argv)
+    if args.from_json:
+        from benchmarks import report
+
+        if args.json:
+            raise SystemExit("--json stores a new run; with --from-json nothing is measured")
+        data, results = report.load(args.from_json)
+        print(f"{data['command']} ({data['created']}, {data['mode']} run)")
+        print(format_results(results))
+        write_outputs(args, results, [])
+        return results
     workloads = select(all_workloads(), args.only)
     if args.list:
         for w in workloads:
@@ -88,6 +119,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
     for workload in workloads:
         results.append(run_workload(workload, options))
     print(format_results(results))
+    write_outputs(args, results, argv)
     return results
 
 

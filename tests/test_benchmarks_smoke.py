@@ -125,3 +125,42 @@ def test_script_and_module_entry_points():
     )
     assert module.returncode == 0, module.stderr
     assert "bandwidth" in module.stdout
+
+
+def test_results_json_markdown_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    import json
+
+    stored, table, chart = tmp_path / "r.json", tmp_path / "r.md", tmp_path / "r.png"
+    argv = ["--quick", "--tiny", "--only", "dispatch", "--json", str(stored)]
+    argv += ["--markdown", str(table), "--plot", str(chart)]
+    results = run.main(argv)
+    data = json.loads(stored.read_text())
+    assert data["command"] == "python -m benchmarks " + " ".join(argv)
+    assert data["mode"] == "quick" and data["machine"]["numpy"] == np.__version__
+    (entry,) = data["workloads"]
+    assert entry["name"] == "dispatch"
+    assert [t["median_s"] for t in entry["timings"]] == [t.median_s for t in results[0].timings]
+    markdown = table.read_text()
+    assert markdown.startswith("| workload") and "| tf8.jit" in markdown
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the stored run gives the same table and Markdown again, measuring nothing
+    again = tmp_path / "again.md"
+    capsys.readouterr()
+    loaded = run.main(["--from-json", str(stored), "--markdown", str(again)])
+    assert again.read_text() == markdown
+    assert harness.format_results(loaded) == harness.format_results(results)
+    assert "dispatch" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="--json stores a new run"):
+        run.main(["--from-json", str(stored), "--json", str(tmp_path / "x.json")])
+
+
+def test_the_kept_results_load_for_notebook_07():
+    from benchmarks import report
+
+    data, results = report.load()
+    assert data["schema"] == report.SCHEMA and results
+    for result in results:
+        assert result.ratio("numpy") == 1.0
+        assert any(t.variant.startswith("tf8") for t in result.timings)
+    names, ratios = report.ratio_rows(results)
+    assert names == [r.workload.name for r in results] and "numpy" not in ratios

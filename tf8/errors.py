@@ -172,3 +172,11 @@ class LinAlgError(Tf8Error, ValueError):
 class EngineError(Tf8Error, ValueError):
     """An engine name tf8 does not know, or an engine whose optional extra is not installed
     (the message names the engine and the `pip install` that brings it)."""
+
+
+# --- tools outside Python -------------------------------------------------------------------
+
+
+class MissingToolError(Tf8Error, RuntimeError):
+    """An optional tool a feature needs is not installed (Graphviz's `dot` to draw programs);
+    the message says how to install it."""

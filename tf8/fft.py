@@ -14,24 +14,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from tf8.errors import ParameterError
 from tf8.lax.builders import convert
 from tf8.lax.fft import transform
+from tf8.numpy._core import constant
+from tf8.numpy._rearrange import roll
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor, tensor
 
 __all__ = [
     "fft",
     "fft2",
+    "fftfreq",
     "fftn",
+    "fftshift",
     "ifft",
     "ifft2",
     "ifftn",
+    "ifftshift",
     "irfft",
     "irfft2",
     "irfftn",
     "rfft",
     "rfft2",
+    "rfftfreq",
     "rfftn",
 ]
 
@@ -152,3 +160,38 @@ def _lengths_and_axes(
 def _complex(x: TracedTensor) -> TracedTensor:
     """No axes transformed: numpy still returns a complex array."""
     return convert(x, dt.complex_dtype(dt.float_dtype(x.dtype)))
+
+
+# --- helpers: frequencies and shifts -------------------------------------------------------
+
+
+def fftfreq(n: int, d: float = 1.0, *, dtype: Any = None) -> TracedTensor:
+    """The sample frequencies of an n-point fft with sample spacing `d` (numpy's values, float64
+    unless `dtype`; JAX's default is float32)."""
+    return constant(np.fft.fftfreq(int(n), d), dtype)
+
+
+def rfftfreq(n: int, d: float = 1.0, *, dtype: Any = None) -> TracedTensor:
+    """The n//2 + 1 non-negative sample frequencies of an n-point rfft."""
+    return constant(np.fft.rfftfreq(int(n), d), dtype)
+
+
+def fftshift(x: Any, axes: int | Sequence[int] | None = None) -> TracedTensor:
+    """Move the zero frequency to the centre: roll each of `axes` (default all) by n // 2."""
+    return _shift(x, axes, lambda n: n // 2)
+
+
+def ifftshift(x: Any, axes: int | Sequence[int] | None = None) -> TracedTensor:
+    """Undo fftshift: roll each of `axes` (default all) by -(n // 2)."""
+    return _shift(x, axes, lambda n: -(n // 2))
+
+
+def _shift(x: Any, axes: int | Sequence[int] | None, amount: Any) -> TracedTensor:
+    t = tensor(x)
+    if axes is None:
+        axes = tuple(range(t.ndim))
+    elif isinstance(axes, (int, np.integer)):
+        axes = (int(axes),)
+    if not axes:
+        return t
+    return roll(t, [amount(t.shape[ax]) for ax in axes], tuple(axes))

@@ -11,6 +11,7 @@ simply called: the outer transform traces and compiles everything anyway, so jit
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
@@ -88,9 +89,11 @@ class Jitted:
         static_argnums: int | Iterable[int] = (),
         static_argnames: str | Iterable[str] = (),
         engine: str | None = None,
+        **jax_options: Any,
     ) -> None:
         if not callable(fun):
             raise TracingError(f"jit expects a callable, got {type(fun).__name__}: {fun!r}")
+        _check_jax_options(jax_options)
         if engine is not None:
             api.runtime_for(engine)  # an unknown or uninstalled engine fails here, not later
         functools.update_wrapper(self, fun)
@@ -103,6 +106,13 @@ class Jitted:
         self._traces: dict[Hashable, _Trace] = {}  # shapes and dtypes → trace
         self.trace_count = 0
         self.hits = 0
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        """A jitted function stored on a class binds like a method: `self` becomes argument 0
+        (with `static_argnums=0` a hashable `self` keys the cache, as in JAX)."""
+        if instance is None:
+            return self
+        return types.MethodType(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if in_transform():  # the outer transform traces (and compiles) this call
@@ -316,12 +326,41 @@ def _leaf_kind(leaf: Any) -> Any:
     return None  # not an array: the caller reports where it was passed
 
 
+# JAX's jit options that tf8 accepts and what each does here (README: "differences from JAX").
+JAX_OPTIONS = {
+    # tf8's kernels never write into their inputs, so there is no buffer to hand over: the
+    # arguments stay valid after the call (JAX invalidates donated ones).
+    "donate_argnums": "accepted; no effect (inputs are never overwritten)",
+    "donate_argnames": "accepted; no effect (inputs are never overwritten)",
+    # tf8 drops the inputs the outputs do not use from the program; the call still takes them.
+    "keep_unused": "accepted; unused inputs are still pruned from the compiled program",
+    # a jitted function called inside another transform is always traced inline.
+    "inline": "accepted; nested jit calls are always inlined",
+}
+
+
+def _check_jax_options(options: dict[str, Any]) -> None:
+    unknown = sorted(set(options) - set(JAX_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"jit got unexpected keyword argument(s) {unknown} (tf8 accepts "
+            f"static_argnums, static_argnames, {', '.join(sorted(JAX_OPTIONS))})"
+        )
+    for name in ("donate_argnums", "donate_argnames"):
+        value = options.get(name, ())
+        items = value if isinstance(value, (tuple, list)) else (value,)
+        kind = int if name == "donate_argnums" else str
+        if not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
+            raise TypeError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
+
+
 def jit(
     fun: Callable[..., Any] | None = None,
     *,
     static_argnums: int | Iterable[int] = (),
     static_argnames: str | Iterable[str] = (),
     engine: str | None = None,
+    **jax_options: Any,
 ) -> Any:
     """Compile `fun` once per argument signature; later calls run the prepared program.
 
@@ -330,12 +369,19 @@ def jit(
     `engine` (tf8's own keyword, where JAX has `backend=`/`device=`) names the engine the
     program runs on ("numpy", "numba"); None: `tf8.config.tf8_default_engine`. Ops the engine
     lacks run on the numpy engine.
+    JAX's `donate_argnums`, `donate_argnames`, `keep_unused` and `inline` are accepted and
+    change nothing (see JAX_OPTIONS). `jit(f).lower(*args)` is the CompiledGraph it runs.
     """
     if fun is None:
+        _check_jax_options(jax_options)
         return functools.partial(
-            jit, static_argnums=static_argnums, static_argnames=static_argnames, engine=engine
+            jit,
+            static_argnums=static_argnums,
+            static_argnames=static_argnames,
+            engine=engine,
+            **jax_options,
         )
-    return Jitted(fun, static_argnums, static_argnames, engine)
+    return Jitted(fun, static_argnums, static_argnames, engine, **jax_options)
 
 
 def make_program(

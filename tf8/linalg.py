@@ -6,7 +6,8 @@ float64. Data a kernel cannot factor (a singular matrix to `solve`/`inv`, a matr
 not positive definite to `cholesky`) raises `tf8.errors.LinAlgError` when the program runs;
 `det` of a singular matrix is 0, but its derivative needs A⁻¹ and raises too. Repeated
 eigenvalues (`eigh`, `eig`) or singular values (`svd`) make the vector derivatives infinite.
-Where numpy returns a named tuple, tf8 returns a plain tuple in the same order.
+Where numpy ≥ 2 and JAX return a named tuple, so does tf8 (`slogdet(a).logabsdet`,
+`eigh(a).eigenvectors`, `svd(a).S`, `qr(a).R`); `lstsq` returns one too (numpy's is plain).
 
 Derivatives that need more than numpy's contract says: `eig` is always complex (numpy's is
 real when every eigenvalue is); `pinv` and `lstsq` differentiate where the rank is locally
@@ -19,7 +20,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from tf8.traced import TracedTensor, tensor
 
 __all__ = [
     "cholesky",
+    "cond",
     "det",
     "eig",
     "eigh",
@@ -45,6 +47,8 @@ __all__ = [
     "inv",
     "lstsq",
     "matrix_power",
+    "matrix_rank",
+    "multi_dot",
     "norm",
     "pinv",
     "qr",
@@ -52,7 +56,54 @@ __all__ = [
     "solve",
     "svd",
     "svdvals",
+    "tensorinv",
+    "tensorsolve",
 ]
+
+
+class SlogdetResult(NamedTuple):
+    """slogdet's result: det = sign · exp(logabsdet)."""
+
+    sign: TracedTensor
+    logabsdet: TracedTensor
+
+
+class EighResult(NamedTuple):
+    """eigh's result: eigenvalues ascending, eigenvectors as columns."""
+
+    eigenvalues: TracedTensor
+    eigenvectors: TracedTensor
+
+
+class EigResult(NamedTuple):
+    """eig's result: eigenvalues, right eigenvectors as columns."""
+
+    eigenvalues: TracedTensor
+    eigenvectors: TracedTensor
+
+
+class SVDResult(NamedTuple):
+    """svd's result: a = U @ (S[..., None] * Vh)."""
+
+    U: TracedTensor
+    S: TracedTensor
+    Vh: TracedTensor
+
+
+class QRResult(NamedTuple):
+    """qr's result: a = Q @ R."""
+
+    Q: TracedTensor
+    R: TracedTensor
+
+
+class LstsqResult(NamedTuple):
+    """lstsq's result, numpy's order (numpy's own is a plain tuple)."""
+
+    x: TracedTensor
+    residuals: TracedTensor
+    rank: TracedTensor
+    s: TracedTensor
 
 
 def _one(op: ops.LinalgOp, *args: TracedTensor) -> TracedTensor:
@@ -69,21 +120,29 @@ def det(a: Any) -> TracedTensor:
     return _one(ops.Det(), as_matrix(a))
 
 
-def slogdet(a: Any) -> tuple[TracedTensor, TracedTensor]:
+def slogdet(a: Any) -> SlogdetResult:
     """(sign, log|det|) of each square matrix, as numpy.linalg.slogdet."""
-    sign, logabsdet = apply(ops.Slogdet(), [as_matrix(a)])
-    return sign, logabsdet
+    return SlogdetResult(*apply(ops.Slogdet(), [as_matrix(a)]))
 
 
-def cholesky(a: Any) -> TracedTensor:
-    """Lower Cholesky factor L (A = L Lᴴ), reading A's lower triangle."""
-    return _one(ops.Cholesky(), as_matrix(a))
+def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = False) -> TracedTensor:
+    """Lower Cholesky factor L (A = L Lᴴ), reading A's lower triangle as numpy does; Lᴴ when
+    `upper`. `symmetrize_input=True` factors (A + Aᴴ)/2 instead, as JAX's default does, so
+    the gradient with respect to A is symmetric rather than lower-triangular."""
+    x = as_matrix(a)
+    factor = _one(ops.Cholesky(), _symmetrized(x) if symmetrize_input else x)
+    return mH(factor) if upper else factor
 
 
-def eigh(a: Any, UPLO: str = "L") -> tuple[TracedTensor, TracedTensor]:  # noqa: N803
-    """(eigenvalues ascending, eigenvectors) of the Hermitian matrix in A's UPLO triangle."""
-    w, v = apply(ops.Eigh(), [_hermitian_from(as_matrix(a), UPLO)])
-    return w, v
+def _symmetrized(x: TracedTensor) -> TracedTensor:
+    """(x + xᴴ) / 2."""
+    return mul(x + mH(x), 0.5)
+
+
+def eigh(a: Any, UPLO: str = "L", symmetrize_input: bool = False) -> EighResult:  # noqa: N803
+    """(eigenvalues ascending, eigenvectors) of the Hermitian matrix in A's UPLO triangle;
+    of (A + Aᴴ)/2 when `symmetrize_input` (JAX's default; tf8's is numpy's triangle)."""
+    return EighResult(*apply(ops.Eigh(), [_hermitian_from(as_matrix(a), UPLO, symmetrize_input)]))
 
 
 def eigvalsh(a: Any, UPLO: str = "L") -> TracedTensor:  # noqa: N803
@@ -91,23 +150,24 @@ def eigvalsh(a: Any, UPLO: str = "L") -> TracedTensor:  # noqa: N803
     return _one(ops.Eigvalsh(), _hermitian_from(as_matrix(a), UPLO))
 
 
-def _hermitian_from(x: TracedTensor, uplo: str) -> TracedTensor:
+def _hermitian_from(x: TracedTensor, uplo: str, symmetrize: bool = False) -> TracedTensor:
     """A matrix whose lower triangle holds the Hermitian matrix of x's `uplo` triangle
     (the kernels read the lower one; Aᴴ's lower triangle is A's upper one, conjugated)."""
+    if symmetrize:
+        return _symmetrized(x)
     side = uplo.upper() if isinstance(uplo, str) else uplo
     if side not in ("L", "U"):
         raise ParameterError(f"UPLO must be 'L' or 'U', got {uplo!r}")
     return x if side == "L" else mH(x)
 
 
-def eig(a: Any) -> tuple[TracedTensor, TracedTensor]:
+def eig(a: Any) -> EigResult:
     """(eigenvalues, right eigenvectors) of a general square matrix, always complex.
 
     Eigenvectors have unit norm and their largest component real (LAPACK's convention),
     and their derivatives respect it; repeated eigenvalues make those infinite.
     """
-    w, v = apply(ops.Eig(), [as_matrix(a)])
-    return w, v
+    return EigResult(*apply(ops.Eig(), [as_matrix(a)]))
 
 
 def eigvals(a: Any) -> TracedTensor:
@@ -128,8 +188,7 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
         raise ShapeError(f"svd: needs a matrix (at least 2 axes), got {shape_str(x.shape)}")
     square_input = dims_equal(*x.shape[-2:]) is True
     op = ops.SvdFull() if full_matrices and not square_input else ops.Svd()
-    u, s, vh = apply(op, [x])
-    return u, s, vh
+    return SVDResult(*apply(op, [x]))
 
 
 def svdvals(a: Any) -> TracedTensor:
@@ -144,8 +203,7 @@ def qr(a: Any, mode: str = "reduced") -> Any:
         return _one(ops.QrR(), x)
     if mode != "reduced":
         raise ParameterError(f"qr: mode must be 'reduced' or 'r', got {mode!r}")
-    q, r = apply(ops.Qr(), [x])
-    return q, r
+    return QRResult(*apply(ops.Qr(), [x]))
 
 
 def solve(a: Any, b: Any) -> TracedTensor:
@@ -154,9 +212,16 @@ def solve(a: Any, b: Any) -> TracedTensor:
     return unvector(_one(ops.Solve(), x, y), vector)
 
 
-def pinv(a: Any, rcond: float | None = None, hermitian: bool = False) -> TracedTensor:
+def pinv(
+    a: Any, rcond: float | None = None, hermitian: bool = False, *, rtol: float | None = None
+) -> TracedTensor:
     """Moore–Penrose pseudo-inverse (singular values ≤ rcond · largest count as zero,
-    numpy's default 1e-15). `hermitian` is accepted and changes nothing."""
+    numpy's default 1e-15; `rtol` is numpy ≥ 2's and JAX's name for rcond). `hermitian` is
+    accepted and changes nothing: the SVD route gives the same result."""
+    if rtol is not None:
+        if rcond is not None:
+            raise ParameterError("pinv: give rcond or rtol, not both")
+        rcond = rtol
     return _one(ops.Pinv(rcond), as_matrix(a))
 
 
@@ -186,7 +251,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[TracedTensor, ...
         residuals = reduce_sum(_squared_magnitude(mm(x, solution) - y), [y.ndim - 2])
     else:
         residuals = full(Aval((*x.shape[:-2], 0), dt.real_dtype(x.dtype)), 0)
-    return unvector(solution, vector), residuals, rank, s
+    return LstsqResult(unvector(solution, vector), residuals, rank, s)
 
 
 def matrix_power(a: Any, n: int) -> TracedTensor:
@@ -293,3 +358,12 @@ def _matrix_norm(a: TracedTensor, ord: Any, axes: tuple[int, ...]) -> TracedTens
         other -= 1 if other > summed else 0
         return _reduce("reduce_max" if ord > 0 else "reduce_min", sums, other)
     raise ParameterError(f"norm: invalid order {ord!r} for matrices")
+
+
+from tf8.numpy._linalg_compositions import (  # noqa: E402 - they build on the functions above
+    cond,
+    matrix_rank,
+    multi_dot,
+    tensorinv,
+    tensorsolve,
+)

@@ -31,7 +31,7 @@ from tf8.errors import (
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, concrete_array
-from tf8.ops.primitive import Aval
+from tf8.ops.primitive import Aval, aval_of
 from tf8.ops.shapes import Dim, as_dim
 
 _uids = itertools.count(1)
@@ -60,6 +60,24 @@ _differentiated: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
 )
 _symbolic: contextvars.ContextVar[bool] = contextvars.ContextVar("tf8_symbolic", default=False)
 _values: contextvars.ContextVar[dict | None] = contextvars.ContextVar("tf8_values", default=None)
+# _tape: the tape of a top-level reverse-mode transform running op by op (tf8.ad.tape), or
+#   None. Values it differentiates carry `_node` = (tape, argument description).
+_tape: contextvars.ContextVar[Any] = contextvars.ContextVar("tf8_tape", default=None)
+
+
+class NeedGraph(BaseException):  # noqa: N818 - a signal, not an error users see
+    """Raised inside a tape when the function does what only the graph path can differentiate
+    (a nested transform, a control-flow body, an op that cannot run op by op): the transform
+    runs the function again on its graph path. A BaseException, so `except Exception` in user
+    code does not swallow it (the tape is marked as well, in case something does)."""
+
+
+def _refuse_tape(what: str, op: Any = None) -> None:
+    """Under a tape, give up (`what`, with `op` named when given): see NeedGraph."""
+    tape = _tape.get()
+    if tape is not None:
+        tape.failed = what if op is None else f"{what} {op}"
+        raise NeedGraph(tape.failed)
 
 
 def remember_value(table: dict, key: ValueKey, value: np.ndarray) -> None:
@@ -96,6 +114,7 @@ def transform_scope(
     Values depending on the `differentiated` keys (key -> what they are, for messages), or on
     an enclosing transform's, refuse conversion to Python numbers and numpy arrays. Under a
     `symbolic` transform (jit's trace) ops are only recorded, never computed."""
+    _refuse_tape("a nested transform")
     depth = _transform_depth.set(_transform_depth.get() + 1)
     outer = _differentiated.get()
     if differentiated and outer is not None:
@@ -122,6 +141,7 @@ def transform_scope(
 def recording() -> Iterator[None]:
     """Record ops on concrete values as a graph instead of computing them, as jit does with
     its trace: for building programs by hand (GraphCompiler().compile, .pretty())."""
+    _refuse_tape("tf8.recording()")
     token = _symbolic.set(True)
     try:
         yield
@@ -151,6 +171,9 @@ def in_transform() -> bool:
 
 def differentiated_argument(t: TracedTensor) -> str | None:
     """What `t` depends on that an enclosing transform differentiates (None if nothing)."""
+    node = t._node
+    if node is not None and node[0] is _tape.get():
+        return node[1]
     diff = _differentiated.get()
     if not diff or t._key is None:
         return None
@@ -189,7 +212,16 @@ class TracedTensor:
     A concrete value computed outside transforms has no key until a graph needs one: `key`
     then makes it a bound leaf (`_key` and `_bindings_` stay None until then)."""
 
-    __slots__ = ("_key", "aval", "_bindings_", "_unbound", "_weak", "_value", "__weakref__")
+    __slots__ = (
+        "_key",
+        "aval",
+        "_bindings_",
+        "_unbound",
+        "_weak",
+        "_value",
+        "_node",
+        "__weakref__",
+    )
     __array_priority__ = 1000
 
     def __init__(
@@ -205,6 +237,7 @@ class TracedTensor:
         self._unbound = unbound
         self._weak = False  # weakly typed (a Python scalar's stand-in): promotion defers
         self._value: np.ndarray | None = None
+        self._node: tuple | None = None  # (tape, argument) while a tape differentiates it
 
     @property
     def key(self) -> ValueKey:
@@ -389,7 +422,7 @@ def tensor(array: Any, name: str | None = None) -> TracedTensor:
         value = value.copy()
     if value.flags.writeable:
         value.flags.writeable = False
-    return _leaf(value, Aval(value.shape, value.dtype), name, "tensor")
+    return _leaf(value, aval_of(value.shape, value.dtype), name, "tensor")
 
 
 def placeholder(

@@ -38,6 +38,7 @@ class AdCase:
 
     domain: Domain | None = None
     complex_ok: bool = True
+    constant_operands: tuple[int, ...] = ()  # not differentiated (JAX has no rule either)
 
 
 # --- moving operands inside a domain ----------------------------------------------------------
@@ -226,6 +227,16 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "erf": _SMOOTH,
     "erf_inv": AdCase(each(_real_map(lambda r: 0.6 * r))),  # |x| <= 0.9
     "logistic": AdCase(each(_imag_scale(0.35))),  # poles at i*pi
+    "ndtri": AdCase(each(lambda p: np.asarray(0.02 + 0.96 * p, p.dtype))),  # p in (0, 1)
+    "lgamma": AdCase(each(positive)),
+    "digamma": AdCase(each(positive)),
+    "polygamma": AdCase(each(np.floor, positive), constant_operands=(0,)),  # whole n
+    "zeta": AdCase(constant_operands=(0,)),
+    "igamma": AdCase(constant_operands=(0,)),  # the catalog case is in the domain
+    "igammac": AdCase(constant_operands=(0,)),
+    "betainc": AdCase(constant_operands=(0, 1)),
+    "bessel_i0e": AdCase(each(away_from_zero)),  # a kink at 0
+    "bessel_i1e": _SMOOTH,
     # contraction, reductions
     "dot_general": _SMOOTH,
     "reduce_sum": _SMOOTH,
@@ -295,5 +306,6 @@ def draw_call(base_shape: Sequence[int], seed: int, name: str, dtype: np.dtype) 
     spec = DIFFERENTIABLE.get(name)
     if spec is not None and spec.domain is not None:
         inputs, params = spec.domain(inputs, params)
-    positions = [i for i, x in enumerate(inputs) if x.dtype.kind in "fc"]
+    fixed = () if spec is None else spec.constant_operands
+    positions = [i for i, x in enumerate(inputs) if x.dtype.kind in "fc" and i not in fixed]
     return RowCall(name, inputs, params, positions)

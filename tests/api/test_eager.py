@@ -123,3 +123,22 @@ def test_no_jit_grad_of_a_long_chain_costs_linear_time():
     short = min(run(200) for _ in range(3))
     long = min(run(1_600) for _ in range(3))
     assert long < 3 * 8 * short, (short, long)  # linear: 8x the ops, with a 3x margin
+
+
+def test_an_integer_index_op_by_op_is_numpys():
+    a = np.arange(12.0).reshape(3, 4)
+    t = tf8.tensor(a)
+    for i in (0, 2, -1, -3):
+        row = t[i]
+        np.testing.assert_array_equal(np.asarray(row), a[i])
+        assert row.dtype == a.dtype and row.shape == (4,)
+        assert not np.asarray(row).flags.writeable
+    assert float(t[1][2]) == 6.0 and not np.asarray(t[1][2]).flags.writeable
+    with pytest.raises(tf8.errors.IndexingError):
+        t[3]
+    weak = tnp.asarray(np.ones(3, np.float32)) * 1.0
+    assert (tf8.jit(lambda s: s)(2.0) * t[0]).dtype == np.float64
+    assert weak[0].dtype == np.float32
+    # under grad the index is recorded (its gradient flows), not taken from numpy
+    g = tf8.grad(lambda x: x[1] * 3.0 + x[-1])(np.ones(4))
+    np.testing.assert_array_equal(g, [0.0, 3.0, 0.0, 1.0])

@@ -31,7 +31,7 @@ def compare(got: Any, expected: Any, rtol: float = 1e-7, atol: float = 1e-12) ->
     exp = np.asarray(expected)
     out = np.asarray(got)
     assert out.shape == exp.shape, (out.shape, exp.shape)
-    # tf8 has seven dtypes: numpy's int8/uint8/float16 results widen as tf8 canonicalises.
+    # tf8 has ten dtypes: numpy's int8/int16/uint16 results widen as tf8 canonicalises.
     assert out.dtype == canonical_dtype(exp.dtype), (out.dtype, exp.dtype)
     if exp.dtype.kind in "biu":
         np.testing.assert_array_equal(out, exp)

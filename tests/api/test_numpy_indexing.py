@@ -114,10 +114,11 @@ def test_index_errors_name_the_axis_and_size() -> None:
         x[tf8.tensor(np.array([0.5]))]
 
 
-def test_boolean_masks_of_traced_values_are_refused() -> None:
+def test_boolean_masks_need_concrete_values() -> None:
     x = tf8.tensor(A)
-    with pytest.raises(errors.UnsupportedOperationError, match="shape depends on the data"):
-        x[x > 3]
+    np.testing.assert_array_equal(x[x > 3], A[A > 3])  # a concrete mask (issue 15)
+    with pytest.raises(errors.ConcretizationError, match="shape depends on them"):
+        tf8.jit(lambda v: v[v > 3])(A)
     with pytest.raises(errors.UnsupportedOperationError, match="bool scalar"):
         x[True]
 

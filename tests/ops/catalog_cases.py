@@ -23,7 +23,7 @@ from tf8.ops.gather import take_params, take_transpose_params
 
 BOOL = np.dtype(np.bool_)
 INTS = (np.dtype(np.uint8), np.dtype(np.uint32), np.dtype(np.int32), np.dtype(np.int64))
-FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+FLOATS = (np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64))
 COMPLEXES = (np.dtype(np.complex64), np.dtype(np.complex128))
 NUMERIC = INTS + FLOATS + COMPLEXES
 ALL = (BOOL,) + NUMERIC
@@ -127,7 +127,7 @@ class Draw:
             low = max(int(np.ceil(lo)), 0) if dtype.kind == "u" else int(np.ceil(lo))
             return self.rng.integers(low, int(np.floor(hi)) + 1, shape).astype(dtype)
         if dtype.kind == "c":
-            part = FLOATS[0] if dtype == COMPLEXES[0] else FLOATS[1]
+            part = FLOATS[1] if dtype == COMPLEXES[0] else FLOATS[2]
             out = np.empty(shape, dtype)
             out.real, out.imag = self.array(part, shape, lo, hi), self.array(part, shape, lo, hi)
             return out
@@ -202,7 +202,7 @@ def int_pow(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def make_complex(re: np.ndarray, im: np.ndarray) -> np.ndarray:
-    out = np.empty(re.shape, np.complex64 if re.dtype == np.float32 else np.complex128)
+    out = np.empty(re.shape, np.result_type(re.dtype, np.complex64))
     out.real, out.imag = re, im
     return out
 
@@ -622,6 +622,40 @@ def gen_constant(d: Draw, dtype: np.dtype) -> Case:
     return Case([], {"value": x}, lambda: x)
 
 
+def gen_polygamma(d: Draw, dtype: np.dtype) -> Case:
+    """n a whole number in [0, 3] (or not, for the NaN case), x anywhere."""
+    shape = d.shape()
+    n = np.floor(np.abs(d.array(dtype, shape))) % 4
+    if d.flag():
+        n = n + np.asarray(0.5, dtype)  # not an integer: NaN, as JAX's
+    x = d.array(dtype, shape)
+
+    def expected() -> np.ndarray:
+        whole = n == np.floor(n)
+        out = scipy.special.polygamma(np.where(whole, n, 0).astype(int), x)
+        return np.where(whole, out, np.nan).astype(dtype)
+
+    n = np.asarray(n, dtype)
+    return Case([n, x], {}, expected)
+
+
+def _positive_args(
+    reference: Callable[..., Any], count: int, unit_last: bool = False, shift_first: float = 0.0
+) -> Generator:
+    """`count` operands in (0, 4.5] (the last in (0, 1) when `unit_last`, the first shifted by
+    `shift_first`): the domain of the incomplete gamma, beta and zeta functions."""
+
+    def gen(d: Draw, dtype: np.dtype) -> Case:
+        shape = d.shape()
+        xs = [np.asarray(np.abs(d.array(dtype, shape)) + 0.25, dtype) for _ in range(count)]
+        xs[0] = np.asarray(xs[0] + shift_first, dtype)
+        if unit_last:
+            xs[-1] = np.asarray(xs[-1] / 4.5, dtype)
+        return Case(xs, {}, lambda: reference(*xs))
+
+    return gen
+
+
 def _logistic(x: np.ndarray) -> np.ndarray:
     return scipy.special.expit(x) if x.dtype.kind == "f" else 1 / (1 + np.exp(-x))
 
@@ -671,6 +705,16 @@ GENERATORS: dict[str, Generator] = {
     "rsqrt": unary(lambda x: 1 / np.sqrt(x)),
     "erf": unary(scipy.special.erf),
     "erf_inv": unary(scipy.special.erfinv, -0.99, 0.99),
+    "ndtri": unary(scipy.special.ndtri, 0.0, 1.0),
+    "lgamma": unary(scipy.special.gammaln),
+    "digamma": unary(scipy.special.psi),
+    "polygamma": gen_polygamma,
+    "zeta": _positive_args(scipy.special.zeta, 2, shift_first=1.0),
+    "igamma": _positive_args(scipy.special.gammainc, 2),
+    "igammac": _positive_args(scipy.special.gammaincc, 2),
+    "betainc": _positive_args(scipy.special.betainc, 3, unit_last=True),
+    "bessel_i0e": unary(scipy.special.i0e),
+    "bessel_i1e": unary(scipy.special.i1e),
     "logistic": unary(_logistic),
     "floor": unary(np.floor),
     "ceil": unary(np.ceil),
@@ -705,3 +749,41 @@ GENERATORS: dict[str, Generator] = {
     "pad_to_match": gen_pad_to_match,
     "constant": gen_constant,
 }
+
+
+def kept_in_float16(reference: Callable[..., Any]) -> Callable[..., Any]:
+    """A scipy.special reference as tf8 computes it: scipy has no float16 loops and answers
+    float16 operands in float32 or float64; tf8 (as JAX) rounds the answer back to float16."""
+
+    def rounded(*xs: np.ndarray) -> Any:
+        out = np.asarray(reference(*xs))
+        return out.astype(np.float16) if xs[-1].dtype == np.float16 else out
+
+    return rounded
+
+
+def _rounded_to_float16(gen: Generator) -> Generator:
+    def generate(d: Draw, dtype: np.dtype) -> Case:
+        case = gen(d, dtype)
+        reference = kept_in_float16(lambda *xs: case.reference())
+        return Case(case.inputs, case.params, lambda: reference(*case.inputs))
+
+    return generate
+
+
+SCIPY_ROWS = (
+    "erf",
+    "erf_inv",
+    "ndtri",
+    "lgamma",
+    "digamma",
+    "polygamma",
+    "zeta",
+    "igamma",
+    "igammac",
+    "betainc",
+    "bessel_i0e",
+    "bessel_i1e",
+    "logistic",
+)
+GENERATORS.update({name: _rounded_to_float16(GENERATORS[name]) for name in SCIPY_ROWS})

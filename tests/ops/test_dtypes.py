@@ -13,13 +13,15 @@ import operator
 
 import numpy as np
 import pytest
+import scipy.special
 
 import tf8
 import tf8.numpy as tnp
 from tf8.errors import DTypeError
 from tf8.ops import dtypes as dt
 
-DTYPES = [np.dtype(t) for t in ("bool", "uint8", "uint32", "int32", "int64", "float32")] + [
+DTYPES = [np.dtype(t) for t in ("bool", "uint8", "uint32", "int32", "int64", "float16")] + [
+    np.dtype("float32"),
     np.dtype("float64"),
     np.dtype("complex64"),
     np.dtype("complex128"),
@@ -50,20 +52,21 @@ def _numpy_dtype(op, *operands):
         return None
 
 
-def test_the_nine_dtypes():
+def test_the_ten_dtypes():
     assert dt.DTYPES == tuple(DTYPES)
     assert set(dt.NUMERIC) == set(DTYPES) - {dt.bool_}
     assert tnp.float32 == np.float32 and tnp.complex128 == np.complex128 and tnp.bool == np.bool_
 
 
 @pytest.mark.parametrize(
-    "name", ["bool", "uint8", "uint32", "int32", "int64", "float32", "float64", "complex64"]
+    "name",
+    ["bool", "uint8", "uint32", "int32", "int64", "float16", "float32", "float64", "complex64"],
 )
 def test_as_dtype_takes_names_types_and_dtypes(name):
     assert dt.as_dtype(name) == dt.as_dtype(np.dtype(name)) == dt.as_dtype(np.dtype(name).type)
 
 
-@pytest.mark.parametrize("bad", ["float16", "uint16", "int8", np.longdouble, "U3", object, "nope"])
+@pytest.mark.parametrize("bad", ["uint16", "int8", np.longdouble, "U3", object, "nope"])
 def test_as_dtype_refuses_what_tf8_does_not_have(bad):
     with pytest.raises(DTypeError, match=r"(not supported|not a dtype).*float64"):
         dt.as_dtype(bad)
@@ -77,7 +80,7 @@ def test_as_dtype_refuses_what_tf8_does_not_have(bad):
         ("int16", "int64"),
         ("uint16", "int64"),
         ("uint32", "uint32"),
-        ("float16", "float32"),
+        ("float16", "float16"),
         ("float32", "float32"),
         ("complex64", "complex64"),
     ],
@@ -168,3 +171,26 @@ def test_dtype_helpers():
     assert dt.complex_dtype(dt.int32) == dt.complex128
     assert dt.float_dtype(dt.int32) == dt.float64 and dt.float_dtype(dt.float32) == dt.float32
     assert [d for d in DTYPES if dt.is_inexact(d)] == list(dt.INEXACT)
+
+
+def test_float16_stays_float16_through_kernels_jit_and_reductions():
+    """scipy.special has no float16 loops (it answers in float32/64); tf8 rounds back, as JAX."""
+    x = np.linspace(-0.9, 0.9, 70_000).astype(np.float16)  # large enough for jit's regions
+    for fn in (tnp.sin, tnp.exp, tf8.lax.erf, tf8.lax.erf_inv, tf8.lax.logistic, tnp.cumsum):
+        for run in (fn, tf8.jit(fn)):
+            out = np.asarray(run(x))
+            assert out.dtype == np.float16, fn
+    np.testing.assert_array_equal(
+        np.asarray(tf8.lax.erf_inv(x)), scipy.special.erfinv(x).astype(np.float16)
+    )
+    assert np.asarray(tnp.mean(x)).dtype == np.float16
+    np.testing.assert_array_equal(np.asarray(tnp.mean(x[:300])), np.mean(x[:300]))  # f32 sum
+    assert np.asarray(tnp.sin(np.arange(3, dtype=np.uint8))).dtype == np.float16  # as numpy
+    assert np.asarray(tf8.lax.complex(x[:2], x[:2])).dtype == np.complex64
+    assert dt.result_type(np.float16, 2.5) == np.float16  # weak scalars keep it
+    assert dt.result_type(np.float16, np.float32) == np.float32
+
+
+def test_linear_algebra_refuses_float16():
+    with pytest.raises(DTypeError, match="cholesky: LAPACK has no float16"):
+        tnp.linalg.cholesky(np.eye(2, dtype=np.float16))

@@ -65,6 +65,8 @@ def _operands(name, dtype, rng):
         return [rng.random(N) < 0.5 for _ in range(2)]
     if kind == "i":
         return [rng.integers(-50, 50, N).astype(dtype) for _ in range(2)]
+    if kind == "u":
+        return [rng.integers(0, 100, N).astype(dtype) for _ in range(2)]
     parts = [rng.normal(size=N) * 3 for _ in range(4)]
     if kind == "c":
         return [(parts[0] + 1j * parts[1]).astype(dtype), (parts[2] + 1j * parts[3]).astype(dtype)]
@@ -105,7 +107,17 @@ def _forms_region(name, dtype):
 CASES = [
     (name, dtype)
     for name in sorted(UFUNC_RULES)
-    for dtype in ("bool", "int32", "int64", "float32", "float64", "complex64", "complex128")
+    for dtype in (
+        "bool",
+        "uint8",
+        "uint32",
+        "int32",
+        "int64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    )
     if _forms_region(name, dtype)
 ]
 

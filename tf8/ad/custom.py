@@ -7,6 +7,7 @@ custom_vjp the marker's tangent is an opaque linear op whose transpose calls `bw
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -65,14 +66,111 @@ class _Marker(ExtensionOp):
         return holder, xs, [materialize(t, x.aval) for t, x in zip(tangents[n:], xs)]
 
 
-def _call_with_marker(
-    rule_holder: Any, marker_cls: type, fun: Callable, args: Sequence[Any]
-) -> Any:
-    xs = [as_traced(a) for a in args]
-    out = fun(*[stop_gradient(x) for x in xs])
+class _CallSite:
+    """One call of a custom-rule function: its arguments with keywords resolved to positions,
+    the `nondiff_argnums` ones held aside as plain Python values, and the others flattened to
+    array leaves (pytrees are accepted). Hashed by identity: each call is its own op."""
+
+    def __init__(self, holder: Any, args: Sequence[Any], kwargs: dict) -> None:
+        self.holder = holder
+        args = _resolve_keywords(holder, args, kwargs)
+        for i in holder.nondiff_argnums:
+            if not -len(args) <= i < len(args):
+                raise DifferentiationError(
+                    f"{holder.__name__}: nondiff_argnums {holder.nondiff_argnums} out of range "
+                    f"for {len(args)} argument(s)"
+                )
+        self.static = {i % len(args): args[i] for i in holder.nondiff_argnums}
+        self.count = len(args)
+        diff = [a for i, a in enumerate(args) if i not in self.static]
+        self.leaves, self.in_tree = tree.tree_flatten(diff)
+        self.arg_sizes = [len(tree.tree_leaves(a)) for a in diff]
+
+    @property
+    def __name__(self) -> str:
+        return self.holder.__name__
+
+    def __repr__(self) -> str:
+        return f"<call of {self.holder.__name__}>"
+
+    def nondiff(self) -> list[Any]:
+        """The nondiff_argnums arguments, in order (rules receive them first, as in JAX)."""
+        return [self.static[i] for i in sorted(self.static)]
+
+    def differentiable(self, flat: Sequence[Any]) -> list[Any]:
+        """The differentiable arguments rebuilt from flat leaves (pytrees restored)."""
+        return list(tree.tree_unflatten(self.in_tree, list(flat)))
+
+    def arguments(self, flat: Sequence[Any]) -> list[Any]:
+        """Every argument, in the call's order, from the differentiable ones' flat leaves."""
+        diff = iter(self.differentiable(flat))
+        return [self.static[i] if i in self.static else next(diff) for i in range(self.count)]
+
+    # The rules on flat leaves (what the markers, and their batched forms, call).
+
+    def jvp(self, xs: Sequence[Any], ts: Sequence[Any]) -> Any:
+        """The custom_jvp rule's (primal_out, tangent_out) at these leaves."""
+        primals, tangents = tuple(self.differentiable(xs)), tuple(self.differentiable(ts))
+        return self.holder.jvp_rule(*self.nondiff(), primals, tangents)
+
+    def fwd(self, *xs: Any) -> Any:
+        """The custom_vjp fwd's (output, residuals) at these leaves."""
+        return self.holder.fwd(*self.arguments(xs))
+
+    def bwd(self, residuals: Any, ct: Any) -> list[Any]:
+        """bwd's cotangents as one entry per leaf (None: zero), its structure checked."""
+        result = self.holder.bwd(*self.nondiff(), residuals, ct)
+        if not isinstance(result, (tuple, list)):
+            raise TreeStructureError(
+                "custom_vjp bwd must return a tuple with one cotangent per argument, "
+                f"got {type(result).__name__}"
+            )
+        if len(result) != len(self.arg_sizes):
+            raise TreeStructureError(
+                f"custom_vjp bwd of {self.__name__} returned {len(result)} cotangent(s) for "
+                f"{len(self.arg_sizes)} argument(s) (those not in nondiff_argnums)"
+            )
+        leaves: list[Any] = []
+        for position, (entry, size) in enumerate(zip(result, self.arg_sizes)):
+            # None stands for a zero cotangent (a whole argument or a leaf), as in JAX
+            parts = [None] * size if entry is None else tree.tree_leaves(entry, is_leaf=_none)
+            if len(parts) != size:
+                raise TreeStructureError(
+                    f"custom_vjp bwd of {self.__name__}: cotangent {position} has {len(parts)} "
+                    f"leaves, its argument {size}"
+                )
+            leaves.extend(parts)
+        return leaves
+
+
+def _none(leaf: Any) -> bool:
+    return leaf is None
+
+
+def _resolve_keywords(holder: Any, args: Sequence[Any], kwargs: dict) -> list[Any]:
+    """Keyword arguments moved to their positions (JAX's custom rules take positions)."""
+    if not kwargs:
+        return list(args)
+    try:
+        bound = inspect.signature(holder.fun).bind(*args, **kwargs)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{holder.__name__}: {exc}") from None
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError(
+            f"{holder.__name__}: keyword-only arguments {sorted(bound.kwargs)} cannot be "
+            "resolved to positions; pass them positionally"
+        )
+    return list(bound.args)
+
+
+def _call_with_marker(holder: Any, marker_cls: type, args: Sequence[Any], kwargs: dict) -> Any:
+    site = _CallSite(holder, args, kwargs)
+    xs = [as_traced(a) for a in site.leaves]
+    out = holder.fun(*site.arguments([stop_gradient(x) for x in xs]))
     leaves, treedef = tree.tree_flatten(out)
     leaves = [as_traced(v) for v in leaves]
-    marker = marker_cls((rule_holder, treedef), len(leaves) + len(xs), len(leaves))
+    marker = marker_cls((site, treedef), len(leaves) + len(xs), len(leaves))
     marked = apply(marker, [*leaves, *xs])
     return tree.tree_unflatten(treedef, marked)
 
@@ -91,9 +189,9 @@ class _JvpMarker(_Marker):
     name = "custom_jvp_call"
 
     def jvp(self, op, primals, outputs, tangents):
-        holder, xs, ts = self._arguments("custom_jvp", primals, tangents)
+        site, xs, ts = self._arguments("custom_jvp", primals, tangents)
         treedef = self.payload[1]
-        result = holder.jvp_rule(tuple(xs), tuple(ts))
+        result = site.jvp(xs, ts)
         if not (isinstance(result, tuple) and len(result) == 2):
             raise DifferentiationError("a custom_jvp rule must return (primal_out, tangent_out)")
         t_leaves, t_def = tree.tree_flatten(result[1])
@@ -105,10 +203,14 @@ class _JvpMarker(_Marker):
 
 
 class custom_jvp:  # noqa: N801 - JAX's name
-    """A function with a user-defined JVP rule: `@f.defjvp def f_jvp(primals, tangents)`."""
+    """A function with a user-defined JVP rule: `@f.defjvp def f_jvp(primals, tangents)`, or
+    one tangent function per argument with `f.defjvps`. Arguments may be pytrees and may be
+    passed by keyword; `nondiff_argnums` arguments are plain Python values passed to the rule
+    first (`f_jvp(*nondiff, primals, tangents)`), as in JAX."""
 
-    def __init__(self, fun: Callable) -> None:
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()) -> None:
         self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
         self.jvp_rule: Callable | None = None
         self.__name__ = getattr(fun, "__name__", "custom_jvp")
         self.__doc__ = getattr(fun, "__doc__", None)
@@ -117,22 +219,45 @@ class custom_jvp:  # noqa: N801 - JAX's name
         self.jvp_rule = jvp_rule
         return jvp_rule
 
-    def __call__(self, *args: Any) -> Any:
+    def defjvps(self, *tangent_fns: Callable | None) -> None:
+        """One function per differentiable argument, `fn(tangent, primal_out, *primals)`, giving
+        that argument's contribution to the output tangent (None: no contribution); they add."""
+        if self.nondiff_argnums:
+            raise DifferentiationError("defjvps does not combine with nondiff_argnums (as JAX)")
+
+        def rule(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+            out = self.fun(*primals)
+            total = None
+            for fn, t in zip(tangent_fns, tangents):
+                if fn is None:
+                    continue
+                part = fn(t, out, *primals)
+                total = part if total is None else tree.tree_map(lambda a, b: a + b, total, part)
+            if total is None:
+                total = tree.tree_map(lambda o: o * 0, out)
+            return out, total
+
+        self.jvp_rule = rule
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.jvp_rule is None:
             raise DifferentiationError(
                 f"custom_jvp function {self.__name__} has no rule (use @f.defjvp)"
             )
-        return _call_with_marker(self, _JvpMarker, self.fun, args)
+        return _call_with_marker(self, _JvpMarker, args, kwargs)
 
 
 class _VjpCall:
     """One custom_vjp call's residuals (hashed by identity: each call is its own op)."""
 
-    def __init__(self, holder: Any, residuals: Any, out_avals: tuple[Aval, ...]) -> None:
-        self.holder, self.residuals, self.out_avals = holder, residuals, out_avals
+    def __init__(
+        self, site: _CallSite, residuals: Any, out_avals: tuple[Aval, ...], out_tree: Any
+    ) -> None:
+        self.site, self.residuals, self.out_avals = site, residuals, out_avals
+        self.out_tree = out_tree
 
     def __repr__(self) -> str:
-        return f"<custom_vjp call of {self.holder.__name__}>"
+        return f"<custom_vjp call of {self.site.__name__}>"
 
 
 class _VjpLinear(ExtensionOp):
@@ -153,21 +278,13 @@ class _VjpLinear(ExtensionOp):
         call = self.payload[0]
         cts = ct if isinstance(ct, (list, tuple)) else [ct]
         cts = [materialize(c, aval) for c, aval in zip(cts, call.out_avals)]
-        out_ct = cts[0] if len(cts) == 1 else tuple(cts)
-        result = call.holder.bwd(call.residuals, out_ct)
-        if not isinstance(result, tuple):
-            raise TreeStructureError(
-                "custom_vjp bwd must return a tuple with one cotangent per argument, "
-                f"got {type(result).__name__}"
-            )
-        leaves, result_def = tree.tree_flatten(list(result))
-        if len(result) != len(operands) or len(leaves) != len(operands):
-            raise TreeStructureError(
-                f"custom_vjp bwd returned {len(result)} cotangent(s) "
-                f"for {len(operands)} argument(s)"
-            )
+        out_ct = tree.tree_unflatten(call.out_tree, cts)
+        leaves = call.site.bwd(call.residuals, out_ct)
         out = []
         for leaf, x in zip(leaves, operands):
+            if leaf is None:
+                out.append(None)
+                continue
             leaf = as_traced(leaf)
             if not shapes_match(leaf.shape, x.shape):
                 raise TreeStructureError(
@@ -181,32 +298,36 @@ class _VjpMarker(_Marker):
     name = "custom_vjp_call"
 
     def jvp(self, op, primals, outputs, tangents):
-        holder, xs, ts = self._arguments("custom_vjp", primals, tangents)
-        fwd_out = holder.fwd(*xs)
+        site, xs, ts = self._arguments("custom_vjp", primals, tangents)
+        fwd_out = site.fwd(*xs)
         if not (isinstance(fwd_out, tuple) and len(fwd_out) == 2):
             raise DifferentiationError("custom_vjp fwd must return (output, residuals)")
         _, residuals = fwd_out
         out_avals = tuple(o.aval for o in outputs)
-        call = _VjpCall(holder, residuals, out_avals)
+        call = _VjpCall(site, residuals, out_avals, self.payload[1])
         linear = _VjpLinear((call,), len(ts), self.output_count)
         return apply(linear, ts)
 
 
 class custom_vjp:  # noqa: N801 - JAX's name
-    """A function with a user-defined VJP: `f.defvjp(fwd, bwd)` (JAX's signatures)."""
+    """A function with a user-defined VJP: `f.defvjp(fwd, bwd)` (JAX's signatures: fwd takes
+    f's arguments, bwd(*nondiff, residuals, g) returns one cotangent per differentiable
+    argument, None for a zero one). Arguments may be pytrees and be passed by keyword."""
 
-    def __init__(self, fun: Callable) -> None:
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()) -> None:
         self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
         self.fwd: Callable | None = None
         self.bwd: Callable | None = None
         self.__name__ = getattr(fun, "__name__", "custom_vjp")
+        self.__doc__ = getattr(fun, "__doc__", None)
 
     def defvjp(self, fwd: Callable, bwd: Callable) -> None:
         self.fwd, self.bwd = fwd, bwd
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fwd is None or self.bwd is None:
             raise DifferentiationError(
                 f"custom_vjp function {self.__name__} has no rules (use f.defvjp)"
             )
-        return _call_with_marker(self, _VjpMarker, self.fun, args)
+        return _call_with_marker(self, _VjpMarker, args, kwargs)

@@ -105,7 +105,7 @@ def _jacobian(
             per_out.append(per_arg[0] if single else tuple(per_arg))
         result = tree.tree_unflatten(out_def, per_out)
         if has_aux:
-            return result, tree.tree_unflatten(aux_def, finished[len(outs) * len(xs) :])
+            return result, aux_def.unflatten(finished[len(outs) * len(xs) :])
         return result
 
     return jac

@@ -38,10 +38,15 @@ from tf8.ops.catalog import ROWS
 from tf8.ops.primitive import Primitive
 from tf8.traced import TracedTensor
 
+from .special_jvp import SPECIAL_PARTIALS
+
 JvpRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]
 ]
 JVP_RULES: dict[str, JvpRule] = {}
+# The partial derivatives of elementwise rows, `partial_i(*primals, out)`, by row name: the
+# tape's reverse mode (tf8.ad.tape) multiplies cotangents by them directly.
+ELEMENTWISE_PARTIALS: dict[str, tuple[Callable[..., Any] | None, ...]] = {}
 
 # Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
 ZERO_DERIVATIVE = (
@@ -69,6 +74,7 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
         return [total]
 
     JVP_RULES[name] = rule
+    ELEMENTWISE_PARTIALS[name] = partials
 
 
 def linear_jvp(op, primals, outputs, tangents) -> list[Tangent]:
@@ -290,6 +296,10 @@ defjvp_elementwise(
 defjvp_elementwise(
     "erf_inv", lambda x, out: mul(math.sqrt(math.pi) / 2.0, unary("exp", mul(out, out)))
 )
+
+
+for _name, _partials in SPECIAL_PARTIALS.items():
+    defjvp_elementwise(_name, *_partials)
 defjvp_elementwise(
     "atan2",
     lambda y, x, out: div(x, add(mul(x, x), mul(y, y))),

@@ -16,10 +16,12 @@ from tf8 import tree
 from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal
-from tf8.traced import TracedTensor, transform_scope, value_scope
+from tf8.traced import NeedGraph, TracedTensor, in_transform, transform_scope, value_scope
 
 from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
+from .forward import ForwardTape
 from .linearize import jvp_graph, transpose_graph
+from .tape import concrete_outputs, filled, finished, run_on_tape, tape_ready
 
 
 def shapes_match(a: Sequence[Any], b: Sequence[Any]) -> bool:
@@ -67,9 +69,31 @@ def _trace(
     return arguments, out, defs
 
 
+class AuxStructure:
+    """has_aux's auxiliary output: its array leaves go through the transform (and come back as
+    numpy arrays or traced values), its other leaves (a string, a Python number, any object)
+    come back unchanged."""
+
+    def __init__(self, aux: Any) -> None:
+        leaves, self.treedef = tree.tree_flatten(aux)
+        self.count = len(leaves)
+        self.kept = {i: v for i, v in enumerate(leaves) if not _is_array_leaf(v)}
+        self.arrays = [as_traced(v) for i, v in enumerate(leaves) if i not in self.kept]
+
+    def unflatten(self, values: Sequence[Any]) -> Any:
+        """The aux pytree, with `values` (the transformed array leaves) in their places."""
+        it = iter(values)
+        leaves = [self.kept[i] if i in self.kept else next(it) for i in range(self.count)]
+        return tree.tree_unflatten(self.treedef, leaves)
+
+
+def _is_array_leaf(leaf: Any) -> bool:
+    return isinstance(leaf, (TracedTensor, np.ndarray, np.generic))
+
+
 def split_aux(out: Any, has_aux: bool, what: str) -> tuple[Any, list[TracedTensor], Any]:
-    """(output, aux leaves, aux structure) of a function's result; with has_aux=True it must
-    be an (output, aux) pair, as in JAX."""
+    """(output, aux array leaves, AuxStructure) of a function's result; with has_aux=True it
+    must be an (output, aux) pair, as in JAX."""
     if not has_aux:
         return out, [], None
     if not (isinstance(out, tuple) and len(out) == 2):
@@ -77,8 +101,8 @@ def split_aux(out: Any, has_aux: bool, what: str) -> tuple[Any, list[TracedTenso
             f"{what}: has_aux=True requires the function to return an (output, aux) pair"
         )
     out, aux = out
-    aux_leaves, aux_def = _flat_outputs(aux)
-    return out, aux_leaves, aux_def
+    structure = AuxStructure(aux)
+    return out, structure.arrays, structure
 
 
 def _unflatten_per_arg(defs, values: Sequence[Any]) -> list[Any]:
@@ -104,6 +128,11 @@ def value_and_grad(
     nums = (argnums,) if single else tuple(argnums)
 
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
+        if tape_ready(args, nums, holomorphic):
+            try:
+                return _tape_value_and_grad(fun, args, kwargs, nums, has_aux, single)
+            except NeedGraph:
+                pass  # the graph path handles what the tape cannot
         arguments, out, defs = _trace(fun, args, kwargs, nums)
         out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
         out = as_traced(out)
@@ -123,10 +152,30 @@ def value_and_grad(
         per_arg = _unflatten_per_arg(defs, grads)
         g = per_arg[0] if single else tuple(per_arg)
         if has_aux:
-            return (value, tree.tree_unflatten(aux_def, aux_values)), g
+            return (value, aux_def.unflatten(aux_values)), g
         return value, g
 
     return value_and_grad_f
+
+
+def _tape_value_and_grad(
+    fun: Callable, args: tuple, kwargs: dict, nums: Sequence[int], has_aux: bool, single: bool
+) -> Any:
+    """value_and_grad op by op on a tape (tf8.ad.tape), as the graph path returns it."""
+    tape, leaves, out, defs = run_on_tape(fun, args, kwargs, nums, "grad")
+    out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
+    out = as_traced(out)
+    check_differentiable(leaves, "grad")
+    _check_scalar_output(out, "grad", False)
+    seed = np.ones((), dtype=out.dtype)
+    cts = tape.backward([out], [seed], leaves)
+    value, *grads = finished([*concrete_outputs([out]), *filled(leaves, cts)])
+    per_arg = _unflatten_per_arg(defs, grads)
+    g = per_arg[0] if single else tuple(per_arg)
+    if has_aux:
+        aux_values = finished(concrete_outputs(aux_leaves))
+        return (value, aux_def.unflatten(aux_values)), g
+    return value, g
 
 
 def grad(
@@ -165,7 +214,13 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
         raise TypeError("jvp takes primals and tangents as tuples or lists of arguments")
     if len(primals) != len(tangents):
         raise TreeStructureError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
-    arguments, out, defs = _trace(fun, tuple(primals), {}, tuple(range(len(primals))), "jvp")
+    nums = tuple(range(len(primals)))
+    if tape_ready(primals, nums):
+        try:
+            return _forward_jvp(fun, tuple(primals), tangents)
+        except NeedGraph:
+            pass  # the graph path handles what the tape cannot
+    arguments, out, defs = _trace(fun, tuple(primals), {}, nums, "jvp")
     t_flat = tree.tree_leaves(list(tangents))
     if len(t_flat) != len(arguments.leaves):
         raise TreeStructureError("jvp: tangents do not have the structure of primals")
@@ -179,6 +234,33 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
     finished = arguments.finish([*outs, *tangents_out])
     n = len(outs)
     return tree.tree_unflatten(out_def, finished[:n]), tree.tree_unflatten(out_def, finished[n:])
+
+
+def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tuple[Any, Any]:
+    """jvp op by op (tf8.ad.forward): tangents computed beside the values as ops run."""
+    p_flat = [as_traced(p) for p in tree.tree_leaves(list(primals))]
+    t_flat = tree.tree_leaves(list(tangents))
+    if len(t_flat) != len(p_flat):
+        raise TreeStructureError("jvp: tangents do not have the structure of primals")
+    given = [_like_dtype(t, p.dtype, "jvp tangent") for t, p in zip(t_flat, p_flat)]
+    for p, t in zip(p_flat, given):
+        if not shapes_match(p.shape, t.shape):
+            raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
+        if t._value is None:
+            raise NeedGraph("a traced tangent")
+    nums = tuple(range(len(primals)))
+    forward = ForwardTape()
+    # an integer primal carries no tangent (as on the graph path)
+    carried = [t if dt.is_inexact(p.dtype) else None for p, t in zip(p_flat, given)]
+    _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, carried)
+    outs, out_def = _flat_outputs(out)
+    out_tangents = []
+    for o in outs:
+        t = forward.tangent(o)
+        out_tangents.append(np.zeros(o.shape, o.dtype) if t is None else t._value)
+    values = finished([*concrete_outputs(outs), *out_tangents])
+    n = len(outs)
+    return tree.tree_unflatten(out_def, values[:n]), tree.tree_unflatten(out_def, values[n:])
 
 
 def _like_dtype(value: Any, dtype: np.dtype, what: str) -> TracedTensor:
@@ -217,9 +299,52 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
+    nums = tuple(range(len(primals)))
+    if tape_ready(primals, nums):
+        try:
+            return _tape_vjp(fun, primals, has_aux)
+        except NeedGraph:
+            pass  # the graph path handles what the tape cannot
+    return graph_vjp(fun, *primals, has_aux=has_aux)
+
+
+def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool) -> tuple[Any, ...]:
+    """vjp op by op on a tape; its vjp_fun runs the tape backward (or, called inside another
+    transform or on traced cotangents, the graph path's vjp_fun)."""
+    tape, leaves, out, defs = run_on_tape(fun, primals, {}, tuple(range(len(primals))), "vjp")
+    out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
+    aux_out = None
+    if has_aux:
+        aux_out = aux_def.unflatten(finished(concrete_outputs(aux_leaves)))
+    outs, out_def = _flat_outputs(out)
+    check_differentiable(leaves, "vjp")
+    primal_out = tree.tree_unflatten(out_def, finished(concrete_outputs(outs)))
+
+    def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
+        ct_leaves, ct_def = tree.tree_flatten(cotangent)
+        if ct_def != out_def:
+            raise TreeStructureError(
+                f"vjp: cotangent structure {ct_def} does not match output {out_def}"
+            )
+        cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
+        if in_transform() or any(c._value is None for c in cts):
+            return graph_vjp(fun, *primals)[1](cotangent)
+        for o, c in zip(outs, cts):
+            if o.shape != c.shape:
+                raise ShapeError(
+                    f"vjp: cotangent shape {c.shape} does not match output shape {o.shape}"
+                )
+        found = tape.backward(outs, [c._value for c in cts], leaves)
+        return tuple(_unflatten_per_arg(defs, finished(filled(leaves, found))))
+
+    return (primal_out, vjp_fun, aux_out) if has_aux else (primal_out, vjp_fun)
+
+
+def graph_vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """vjp on the graph path: trace, linearize, transpose."""
     arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))), "vjp")
     out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
-    aux_out = tree.tree_unflatten(aux_def, arguments.finish(aux_leaves)) if has_aux else None
+    aux_out = aux_def.unflatten(arguments.finish(aux_leaves)) if has_aux else None
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
     tangents_out = jvp_graph(outs, arguments.leaves, tangents, arguments.values)

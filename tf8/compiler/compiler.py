@@ -20,12 +20,14 @@ from tf8.ops.primitive import Aval
 from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
 from tf8.traced import TracedTensor
 
+from .dot import Drawable, compiled_dot
 from .program import SemanticFingerprint, SemanticInstruction, SemanticProgram, format_program
 from .prune import prune_outputs
 
 
-class CompiledGraph:
-    """An immutable compiled program, its default bindings and its input keys in order."""
+class CompiledGraph(Drawable):
+    """An immutable compiled program, its default bindings and its input keys in order.
+    `pretty()` prints it; `to_dot()` / `draw()` picture it (tf8.compiler.dot)."""
 
     __slots__ = ("program", "inputs", "bindings", "fingerprint", "output_keys")
 
@@ -67,6 +69,11 @@ class CompiledGraph:
             f"fingerprint {self.fingerprint.hex()[:16]}"
         )
         return head + "\n" + format_program(self.program, labels)
+
+    def to_dot(self) -> str:
+        """Graphviz DOT text: one node per op, linearized ops styled apart, sub-programs as
+        clusters (see tf8.compiler.dot)."""
+        return compiled_dot(self)
 
     def __repr__(self) -> str:
         return (

@@ -90,3 +90,16 @@ from .ops import (
     tanh,
     transpose,
 )
+from .sorting import sort, sort_key_val, top_k
+from .special import (
+    bessel_i0e,
+    bessel_i1e,
+    betainc,
+    digamma,
+    igamma,
+    igammac,
+    lgamma,
+    ndtri,
+    polygamma,
+    zeta,
+)

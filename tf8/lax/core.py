@@ -20,22 +20,26 @@ import numpy as np
 from tf8.errors import GraphError
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops.definition import PLANS, definition, infer, remember_plan
-from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
+from tf8.ops.kernels import FP_IGNORE, FP_STATE, ignore_fp_errors, restore_fp_errors
 from tf8.ops.leaves import Bindings, merge_binding_dicts
-from tf8.ops.primitive import Aval, make_primitive
+from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.traced import (
     OpMeta,
     TracedTensor,
     _differentiated,
     _linear,
+    _refuse_tape,
     _symbolic,
+    _tape,
     _transform_depth,
     _values,
     remember_value,
 )
 
 __all__ = ["apply", "apply1", "concrete", "eager_now", "merge_bindings", "record"]
+
+_set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
 
 # The Linearized role of each active mask, made once (roles are immutable values).
 _ROLES: dict[tuple[bool, ...], Linearized] = {}
@@ -53,6 +57,7 @@ def record(
     role is Linearized when a linear scope holds one of `keys` (its outputs then join the
     scope), and its outputs join the differentiated set when an input is in it. `meta` (or
     `meta()`) gives the avals and guards when the key is new."""
+    _refuse_tape("recording", op)
     role = PRIMARY
     linear = _linear.get()
     if linear:
@@ -89,16 +94,37 @@ def apply(
         if v is None:
             concrete = False
             break
-    if concrete and not _symbolic.get() and (not _transform_depth.get() or _constant(inputs)):
-        try:
-            plan = PLANS.get((op, *[t.aval for t in inputs]))
-        except TypeError:  # an unhashable parameter somewhere
-            plan = False
-        if plan is None:
-            plan = _plan(op, inputs)
-        if plan:
-            return _compute(op, inputs, values, plan)
+    if concrete and not _symbolic.get():
+        if not _transform_depth.get():
+            plan = _planned(op, inputs)
+            if plan:
+                return _compute(op, inputs, values, plan)
+        elif (tape := _tape.get()) is not None:
+            plan = _planned(op, inputs)
+            if not plan:
+                _refuse_tape("no plan to run op by op for", op)
+            outputs = _compute(op, inputs, values, plan)
+            for t in inputs:
+                if t._node is not None:
+                    tape.record(op, inputs, outputs, t._node)
+                    break
+            return outputs
+        elif _constant(inputs):
+            plan = _planned(op, inputs)
+            if plan:
+                return _compute(op, inputs, values, plan)
     return _record(op, inputs, meta, concrete and not _symbolic.get())
+
+
+def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
+    """The cached plan of `op` on these inputs' avals (see `_infer`), made when new."""
+    try:
+        plan = PLANS.get((op, *[t.aval for t in inputs]))
+    except TypeError:  # an unhashable parameter somewhere
+        plan = False
+    if plan is None:
+        plan = _plan(op, inputs)
+    return plan
 
 
 def _constant(inputs: Sequence[TracedTensor]) -> bool:
@@ -118,7 +144,7 @@ def _constant(inputs: Sequence[TracedTensor]) -> bool:
 
 def eager_now() -> bool:
     """True when ops on concrete values run at once (outside every transform, not recording)."""
-    return _transform_depth.get() == 0 and not _symbolic.get()
+    return (_transform_depth.get() == 0 or _tape.get() is not None) and not _symbolic.get()
 
 
 def concrete(value: np.ndarray, aval: Aval) -> TracedTensor:
@@ -145,6 +171,7 @@ def _infer(op: Any, inputs: Sequence[TracedTensor]) -> tuple[OpMeta, tuple | boo
     (a size is symbolic or known only at run time, or a shape guard is left to check)."""
     guards: list = []
     avals = infer(op, [t.aval for t in inputs], guards)  # raises the op's own errors
+    avals = tuple([aval_of(a.shape, a.dtype) for a in avals])  # shared: looked up by identity
     kernel = definition(op).kernel
     symbolic = any(is_symbolic(a.shape) for a in avals) or has_symbolic(op.params)
     plan = False if guards or kernel is None or symbolic else (kernel, avals)
@@ -162,11 +189,11 @@ def _run(op: Any, kernel: Any, values: list) -> Any:
 
 
 def _frozen(value: Any) -> np.ndarray:
-    """A kernel result as a read-only array, as JAX arrays are."""
+    """A kernel result as a read-only array, as JAX arrays are (clearing the flag of an array
+    that already has it clear is allowed, and cheaper than asking first)."""
     if type(value) is not np.ndarray:
         value = np.asarray(value)
-    if value.flags.writeable:
-        value.flags.writeable = False
+    value.flags.writeable = False
     return value
 
 
@@ -175,14 +202,17 @@ def _compute(
 ) -> list[TracedTensor]:
     """Outside transforms: the kernel's results as concrete leaves (no key, no graph)."""
     kernel, avals = plan
-    token = ignore_fp_errors()  # _run inlined: this is eager dispatch's hot path
+    token = _set_fp_state(FP_IGNORE)  # ignore_fp_errors, inlined: eager dispatch's hot path
     try:
         result = kernel(op, *values)
     finally:
-        restore_fp_errors(token)
+        _reset_fp_state(token)
     if len(avals) == 1:
         out = TracedTensor(None, avals[0], None)
-        out._value = _frozen(result)
+        if type(result) is not np.ndarray:
+            result = np.asarray(result)
+        result.flags.writeable = False
+        out._value = result
         outputs = [out]
     else:
         outputs = []

@@ -1,24 +1,13 @@
 """tf8.numpy: numpy's names and semantics on traced values.
 
 `__all__` is also the table numpy's dispatch (`np.f(traced)` → `tf8.numpy.f`) is built from;
-functions tf8 cannot express (sort, unique, ...) exist and raise UnsupportedOperationError.
+functions tf8 cannot express (trim_zeros, put, ...) exist and raise UnsupportedOperationError.
 """
 
 from __future__ import annotations
 
 from tf8 import fft
 from tf8.lax.einsum import einsum
-from tf8.ops.dtypes import (
-    bool_,
-    complex64,
-    complex128,
-    float32,
-    float64,
-    int32,
-    int64,
-    uint8,
-    uint32,
-)
 
 from . import _methods, linalg
 from ._along import cross, take_along_axis
@@ -53,6 +42,19 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._cumulative import cumlogsumexp, cummax, cummin
+from ._index_tricks import (
+    c_,
+    diag_indices,
+    diag_indices_from,
+    einsum_path,
+    ix_,
+    r_,
+    tril_indices,
+    tril_indices_from,
+    triu_indices,
+    triu_indices_from,
+)
 from ._indexing import take
 from ._joining import (
     array_split,
@@ -65,6 +67,16 @@ from ._joining import (
     split,
     vsplit,
     vstack,
+)
+from ._long_tail import (
+    append,
+    convolve,
+    correlate,
+    gradient,
+    histogram,
+    interp,
+    rollaxis,
+    select,
 )
 from ._math import (
     allclose,
@@ -98,6 +110,7 @@ from ._math import (
     sinc,
 )
 from ._matrix import diag, diagflat, diagonal, trace, tril, triu
+from ._nonzero import argwhere, bincount, compress, extract, flatnonzero, nonzero
 from ._pad import pad
 from ._rearrange import diff, flip, fliplr, flipud, repeat, roll, rot90, tile
 from ._reductions import (
@@ -122,6 +135,41 @@ from ._reductions import (
     std,
     sum,
     var,
+)
+from ._scalar_types import (
+    bool_,
+    can_cast,
+    cdouble,
+    complex64,
+    complex128,
+    complex_,
+    complexfloating,
+    csingle,
+    double,
+    dtype,
+    finfo,
+    float16,
+    float32,
+    float64,
+    float_,
+    floating,
+    generic,
+    half,
+    iinfo,
+    inexact,
+    int32,
+    int64,
+    int_,
+    integer,
+    issubdtype,
+    ndarray,
+    number,
+    promote_types,
+    signedinteger,
+    single,
+    uint8,
+    uint32,
+    unsignedinteger,
 )
 from ._shape import (
     atleast_1d,
@@ -208,6 +256,20 @@ from ._ufuncs import (
     where,
 )
 from ._unsupported import UNSUPPORTED
+from .quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
+from .sorting import (
+    argpartition,
+    argsort,
+    lexsort,
+    partition,
+    searchsorted,
+    sort,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
 
 array_equiv = array_equal
 around = round
@@ -226,7 +288,7 @@ __all__ = sorted(
     if not name.startswith("_")
     and callable(value)
     and not isinstance(value, type)
-    and name not in ("annotations", "divmod_")
+    and name not in ("annotations", "divmod_", "can_cast", "issubdtype")
 )
 
 _methods.install()

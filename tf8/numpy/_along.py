@@ -53,27 +53,37 @@ def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None) -> Tra
     return source[tuple(grids)]
 
 
-def cross(a: ArrayLike, b: ArrayLike, axis: int = -1) -> TracedTensor:
-    """numpy.cross of 3-vectors (or 2-vectors, giving the z component) along `axis`."""
+def cross(
+    a: ArrayLike,
+    b: ArrayLike,
+    axisa: int = -1,
+    axisb: int = -1,
+    axisc: int = -1,
+    axis: int | None = None,
+) -> TracedTensor:
+    """numpy.cross of 3-vectors along `axisa` of a and `axisb` of b, the result's vectors along
+    `axisc` (`axis` sets all three); a 2-vector has z = 0, and two 2-vectors give z alone."""
     from ._ufuncs import multiply, subtract
 
+    if axis is not None:
+        axisa = axisb = axisc = axis
     x, y = promote(a, b)
     if x.ndim == 0 or y.ndim == 0:
         raise ShapeError("cross: operands must have at least one dimension")
-    x, y = moveaxis(x, axis, -1), moveaxis(y, axis, -1)
+    x, y = moveaxis(x, axisa, -1), moveaxis(y, axisb, -1)
     n, m = x.shape[-1], y.shape[-1]
-    if {n, m} - {2, 3} or n != m:
+    if {n, m} - {2, 3}:
         raise ShapeError(
-            f"cross: incompatible vector sizes {n} and {m} (tf8 supports 2 or 3 on both sides)"
+            f"cross: incompatible vector sizes {n} and {m} (each must be 2 or 3, as numpy)"
         )
 
-    def part(v: TracedTensor, i: int) -> TracedTensor:
-        return v[..., i]
+    def part(v: TracedTensor, i: int) -> Any:
+        return v[..., i] if i < v.shape[-1] else 0  # a 2-vector's z component is 0
 
     def det2(i: int, j: int) -> TracedTensor:
         return subtract(multiply(part(x, i), part(y, j)), multiply(part(x, j), part(y, i)))
 
-    if n == 2:
+    if n == 2 and m == 2:
         return det2(0, 1)
     out = stack([det2(1, 2), det2(2, 0), det2(0, 1)], axis=-1)
-    return moveaxis(out, -1, normalize_axis(axis, out.ndim))
+    return moveaxis(out, -1, normalize_axis(axisc, out.ndim))

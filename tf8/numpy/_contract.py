@@ -43,6 +43,9 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
         raise ShapeError(
             f"matmul: input operand does not have enough dimensions (0-d): {a.aval} @ {b.aval}"
         )
+    if a.ndim <= 2 and b.ndim <= 2:  # no batch axes: one dot_general gives numpy's result
+        _check_contracted("matmul", a, b, a.ndim - 1, 0 if b.ndim == 1 else b.ndim - 2)
+        return apply1("dot_general", [a, b], contracting=((a.ndim - 1,), (0,)), batch=((), ()))
     vec_a, vec_b = a.ndim == 1, b.ndim == 1
     if vec_a:
         a = expand_dims(a, 0)

@@ -17,7 +17,7 @@ from tf8.errors import AxisError, DTypeError, ShapeError, UnsupportedOperationEr
 from tf8.lax.core import apply1, concrete, eager_now
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import concrete_array
-from tf8.ops.primitive import ConstantValue
+from tf8.ops.primitive import ConstantValue, aval_of
 from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
 from tf8.traced import TracedTensor
 
@@ -47,6 +47,10 @@ def constant(value: ArrayLike, dtype: Any = None) -> TracedTensor:
         raise DTypeError(f"cannot convert {type(value).__name__} to a tf8 array: {exc}") from None
     if dtype is not None:
         array = array.astype(dt.as_dtype(dtype))
+    if eager_now():  # op by op a constant is its value (a copy, as JAX and ConstantValue make)
+        array = np.array(array, copy=True)
+        array.flags.writeable = False
+        return concrete(array, aval_of(array.shape, array.dtype))
     return apply1("constant", [], value=ConstantValue(array))
 
 

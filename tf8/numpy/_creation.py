@@ -160,7 +160,9 @@ def linspace(
     delta = subtract(hi, lo)
     step = divide(delta, div) if div > 0 else multiply(delta, math.nan)
     ramp = reshape(_iota(num, lo.dtype), (num,) + (1,) * lo.ndim)
-    y = add(multiply(ramp, step), lo)
+    # with no interval (num=1 with the endpoint) numpy's step is nan but the sample is start:
+    # 0 * delta, not 0 * nan, which would make the value (and its derivative) nan
+    y = add(multiply(ramp, step if div > 0 else delta), lo)
     if endpoint and num > 1:
         y = concatenate([y[: num - 1], expand_dims(hi, 0)], axis=0)
     if dtype is not None:

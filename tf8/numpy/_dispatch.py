@@ -1,7 +1,8 @@
 """numpy's own functions on TracedTensors: `__array_function__` and `__array_ufunc__`.
 
 `np.sin(t)`, `np.sum(t, axis=0)`, `np_array + t`, `np.add.reduce(t)` ... all land here and
-call the tf8.numpy function of the same name, so existing numpy code traces unchanged.
+call the tf8.numpy function of the same name, so existing numpy code traces unchanged;
+scipy.special's ufuncs (`scipy.special.gammaln(t)`) call tf8.scipy.special's.
 Anything tf8.numpy does not implement raises UnsupportedOperationError naming the numpy
 function: a traced value is never silently turned into a constant.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -113,7 +115,15 @@ def array_function(
     return _call(name, fn, args, kwargs)
 
 
-def _ufunc_fn(name: str) -> Callable[..., Any]:
+def _ufunc_fn(ufunc: np.ufunc) -> Callable[..., Any]:
+    """The tf8 function for `ufunc`: numpy's by name, scipy.special's from tf8.scipy.special."""
+    if "scipy.special" in sys.modules:  # a scipy.special ufunc is only called once imported
+        from tf8.scipy.special import for_scipy_ufunc
+
+        special = for_scipy_ufunc(ufunc)
+        if special is not None:
+            return special
+    name = ufunc.__name__
     fn = getattr(_tnp(), name, None)
     if fn is None or name in REASONS or not callable(fn):
         raise UnsupportedOperationError(
@@ -133,7 +143,7 @@ def array_ufunc(
     _check_out(name if method == "__call__" else f"{name}.{method}", kwargs)
     tnp = _tnp()
     if method == "__call__":
-        fn = _ufunc_fn(ufunc.__name__)
+        fn = _ufunc_fn(ufunc)
         dtype = kwargs.pop("dtype", None)
         if kwargs.get("where", True) is True:
             kwargs.pop("where", None)
@@ -149,7 +159,7 @@ def array_ufunc(
             f"{name}.accumulate", _accumulate_fn(_ACCUMULATE[ufunc.__name__]), inputs, kwargs
         )
     if method == "outer" and len(inputs) == 2:
-        fn = _ufunc_fn(ufunc.__name__)
+        fn = _ufunc_fn(ufunc)
         a, b = tnp.asarray(inputs[0]), tnp.asarray(inputs[1])
         return fn(tnp.reshape(a, a.shape + (1,) * b.ndim), b)
     hint = " (it writes in place; use x.at[i].add(v) and friends)" if method == "at" else ""

@@ -4,8 +4,9 @@ Basic indexing lowers to reverse/slice/reshape; integer-array indices (lists, nu
 int TracedTensors) lower to one `gather` with numpy's placement rule for the broadcast index
 axes (where the advanced indices were when they are adjacent, first otherwise). Constant
 indices are bounds-checked at trace time as numpy does; traced ones wrap negatives and are
-clamped into range at run time (JAX's rule). Boolean masks have a data-dependent shape and are
-refused unless they are constant (a numpy array or list, turned into integer indices).
+clamped into range at run time (JAX's rule). Boolean masks have a data-dependent shape: a
+concrete one (a numpy array, a list, or a traced mask whose value is known) becomes integer
+indices; one unknown under jit is a ConcretizationError.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, IndexingError, UnsupportedOperationError
-from tf8.lax.core import apply1
+from tf8.lax.core import apply1, concrete, eager_now
 from tf8.ops import dtypes as dt
 from tf8.ops.gather import take_params
+from tf8.ops.primitive import aval_of
 from tf8.ops.shapes import Dim, shape_str
 from tf8.traced import TracedTensor
 
@@ -45,10 +47,10 @@ def _items(index: Any) -> list[Any]:
                 "0-d mask); use expand_dims / where instead"
             )
         if isinstance(item, TracedTensor) and item.dtype == dt.bool_:
-            raise UnsupportedOperationError(
-                f"boolean mask indexing with a traced mask ({item.aval}) is not supported: the "
-                "result's shape depends on the data; use tf8.numpy.where(mask, x, 0) instead"
-            )
+            from ._nonzero import mask_indices
+
+            expanded.extend(mask_indices(item))  # concrete masks only: shape depends on data
+            continue
         if isinstance(item, (list, tuple)) and _contains_traced(item):
             item = asarray(item)
         if not _is_basic(item) and not isinstance(item, TracedTensor):
@@ -87,6 +89,21 @@ def expand_ellipsis(items: list[Any], ndim: int) -> list[Any]:
 
 def getitem(x: Any, index: Any) -> TracedTensor:
     """numpy's `x[index]` on a traced value."""
+    if (
+        type(index) is int
+        and type(x) is TracedTensor
+        and x._value is not None
+        and x._node is None
+        and x.aval.shape
+        and type(x.aval.shape[0]) is int
+        and -x.aval.shape[0] <= index < x.aval.shape[0]
+        and eager_now()
+    ):  # op by op, an integer index is numpy's (a view of a read-only array)
+        value = np.asarray(x._value[index])
+        value.flags.writeable = False
+        out = concrete(value, aval_of(value.shape, value.dtype))
+        out._weak = x._weak
+        return out
     x = asarray(x)
     items = _items(index)
     if all(_is_basic(i) for i in items):

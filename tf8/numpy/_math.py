@@ -19,6 +19,7 @@ from . import _ufuncs as u
 from ._core import ArrayLike, asarray, astype, broadcast_arrays, full_of, inexact, promote
 
 _LN2 = math.log(2.0)
+_LOG2E = 1.0 / _LN2
 
 
 def _real_inexact(name: str, *values: ArrayLike) -> list[TracedTensor]:
@@ -44,20 +45,23 @@ def hypot(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
 
 
 def logaddexp(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
-    """log(exp(x1) + exp(x2)) = max + log1p(exp(-|x1 - x2|)); equal inputs give x + log 2."""
+    """log(exp(x1) + exp(x2)) = max + log1p(exp(-|x1 - x2|)); where x1 - x2 is nan (equal
+    infinities, or a nan) x1 + x2, which is ±inf or nan as numpy's. At x1 = x2 each input's
+    derivative is 1/2 (no branch on equality, whose derivative would be 1 and 0)."""
     a, b = _real_inexact("logaddexp", x1, x2)
-    big = u.maximum(a, b)
-    value = u.add(big, u.log1p(u.exp(u.negative(u.absolute(u.subtract(a, b))))))
-    return u.where(u.equal(a, b), u.add(a, _LN2), value)
+    delta = u.subtract(a, b)
+    value = u.add(u.maximum(a, b), u.log1p(u.exp(u.negative(u.absolute(delta)))))
+    return u.where(isnan(delta), u.add(a, b), value)
 
 
 def logaddexp2(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
-    """log2(2**x1 + 2**x2) = max + log1p(2**-|x1 - x2|) / log 2; equal inputs give x + 1."""
+    """log2(2**x1 + 2**x2) = max + log1p(2**-|x1 - x2|) / log 2; as logaddexp where the
+    difference is nan, and derivatives 1/2 at x1 = x2."""
     a, b = _real_inexact("logaddexp2", x1, x2)
-    big = u.maximum(a, b)
-    tail = u.log1p(u.exp2(u.negative(u.absolute(u.subtract(a, b)))))
-    value = u.add(big, u.divide(tail, _LN2))
-    return u.where(u.equal(a, b), u.add(a, 1), value)
+    delta = u.subtract(a, b)
+    tail = u.log1p(u.exp2(u.negative(u.absolute(delta))))
+    value = u.add(u.maximum(a, b), u.multiply(tail, _LOG2E))  # numpy multiplies by log2(e)
+    return u.where(isnan(delta), u.add(a, b), value)
 
 
 def angle(z: ArrayLike, deg: bool = False) -> TracedTensor:

@@ -13,7 +13,7 @@ from tf8.errors import InPlaceAssignmentError
 from tf8.traced import TracedTensor
 
 from . import _contract as c
-from . import _dispatch
+from . import _dispatch, sorting
 from . import _indexing as ix
 from . import _matrix as mx
 from . import _rearrange as ra
@@ -156,7 +156,12 @@ _METHODS = {
     "round": lambda self, decimals=0: u.round(self, decimals),
     "__round__": lambda self, ndigits=None: u.round(self, ndigits or 0),
     "nonzero": lambda self: UNSUPPORTED["nonzero"](self),
-    "argsort": lambda self, *a, **k: UNSUPPORTED["argsort"](self),
+    "argsort": lambda self, axis=-1, kind=None, order=None, **k: sorting.argsort(
+        self, axis, kind, order, **k
+    ),
+    "searchsorted": lambda self, v, side="left", sorter=None: sorting.searchsorted(
+        self, v, side, sorter
+    ),
     "sort": _in_place("sort"),
     "fill": _in_place("fill"),
     "put": _in_place("put"),

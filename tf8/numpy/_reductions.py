@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from tf8.errors import DTypeError, ShapeError
+from tf8.errors import ShapeError
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
@@ -54,7 +54,9 @@ def prod(
 def max(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     x = asarray(a)
     if dt.is_complex(x.dtype):
-        raise DTypeError("max of complex values is not supported (numpy's order is lexicographic)")
+        from ._complex_order import complex_extreme
+
+        return complex_extreme("max", x, normalize_axes(axis, x.ndim), keepdims)
     if x.dtype == dt.bool_:
         return astype(max(astype(x, dt.int32), axis, keepdims), dt.bool_)
     return _reduce("reduce_max", x, axis, keepdims)
@@ -63,7 +65,9 @@ def max(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor
 def min(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     x = asarray(a)
     if dt.is_complex(x.dtype):
-        raise DTypeError("min of complex values is not supported (numpy's order is lexicographic)")
+        from ._complex_order import complex_extreme
+
+        return complex_extreme("min", x, normalize_axes(axis, x.ndim), keepdims)
     if x.dtype == dt.bool_:
         return astype(min(astype(x, dt.int32), axis, keepdims), dt.bool_)
     return _reduce("reduce_min", x, axis, keepdims)
@@ -110,9 +114,11 @@ def mean(
     from ._ufuncs import true_divide
 
     x = asarray(a)
-    x = astype(x, dtype or dt.float_dtype(x.dtype))
+    result = dt.as_dtype(dtype or dt.float_dtype(x.dtype))
+    # float16 accumulates in float32, as numpy's and JAX's means do
+    x = astype(x, dt.float32 if result == dt.float16 else result)
     axes = normalize_axes(axis, x.ndim)
-    return true_divide(sum(x, axes, keepdims=keepdims), _count(x, axes))
+    return astype(true_divide(sum(x, axes, keepdims=keepdims), _count(x, axes)), result)
 
 
 def var(
@@ -147,7 +153,9 @@ def _arg(name: str, a: ArrayLike, axis: int | None, keepdims: bool) -> TracedTen
 
     x = asarray(a)
     if dt.is_complex(x.dtype):
-        raise DTypeError(f"{name} of complex values is not supported")
+        from ._complex_order import complex_arg
+
+        return complex_arg(name, x, axis, keepdims)
     if x.dtype == dt.bool_:
         x = astype(x, dt.int32)
     if axis is None:

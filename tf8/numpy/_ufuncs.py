@@ -336,12 +336,22 @@ def invert(x: ArrayLike) -> TracedTensor:
     return apply1("not", [x])
 
 
-def where(condition: ArrayLike, x: ArrayLike = None, y: ArrayLike = None) -> TracedTensor:
-    """numpy.where(condition, x, y); the one-argument form is not traceable."""
+def where(
+    condition: ArrayLike,
+    x: ArrayLike = None,
+    y: ArrayLike = None,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Any:
+    """numpy.where(condition, x, y); where(condition) is nonzero(condition) (concrete values,
+    or `size=` under jit, as JAX)."""
+    if x is None and y is None:
+        from ._nonzero import nonzero
+
+        return nonzero(condition, size=size, fill_value=fill_value)
     if x is None or y is None:
-        raise UnsupportedOperationError(
-            "where(condition) with one argument has a data-dependent shape; pass x and y"
-        )
+        raise UnsupportedOperationError("where: pass both x and y, or neither")
     a, b = promote(x, y)
     pred, a, b = broadcast_arrays(_to_bool(condition), a, b)
     return apply1("select", [pred, a, b])

@@ -1,6 +1,7 @@
 """numpy functions tf8 cannot express, each raising UnsupportedOperationError with the reason.
 
-They exist (rather than being missing) so that `tnp.sort(x)` and `np.sort(t)` both say *why*.
+They exist (rather than being missing) so that `tnp.put(x, ...)` and `np.put(t, ...)` both say
+*why*.
 """
 
 from __future__ import annotations
@@ -10,36 +11,11 @@ from typing import Any, NoReturn
 
 from tf8.errors import UnsupportedOperationError
 
-_NO_SORT = "there is no sort primitive in the catalog"
 _DATA_SHAPE = "the result's shape depends on the data"
 _IN_PLACE = "it writes in place and traced values are immutable (use x.at[i].set(v))"
 
 REASONS: dict[str, str] = {
-    "sort": _NO_SORT,
-    "argsort": _NO_SORT,
-    "lexsort": _NO_SORT,
-    "partition": _NO_SORT,
-    "argpartition": _NO_SORT,
-    "median": _NO_SORT,
-    "nanmedian": _NO_SORT,
-    "percentile": _NO_SORT,
-    "nanpercentile": _NO_SORT,
-    "quantile": _NO_SORT,
-    "nanquantile": _NO_SORT,
-    "searchsorted": _NO_SORT,
-    "unique": _DATA_SHAPE,
-    "unique_values": _DATA_SHAPE,
-    "unique_counts": _DATA_SHAPE,
-    "unique_inverse": _DATA_SHAPE,
-    "unique_all": _DATA_SHAPE,
-    "nonzero": _DATA_SHAPE,
-    "argwhere": _DATA_SHAPE,
-    "flatnonzero": _DATA_SHAPE,
-    "extract": _DATA_SHAPE,
-    "compress": _DATA_SHAPE,
     "trim_zeros": _DATA_SHAPE,
-    "histogram": _DATA_SHAPE + " (bin edges) and there is no sort primitive",
-    "bincount": _DATA_SHAPE,
     "put": _IN_PLACE,
     "place": _IN_PLACE,
     "putmask": _IN_PLACE,

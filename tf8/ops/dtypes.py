@@ -1,4 +1,4 @@
-"""tf8's nine dtypes and numpy ≥ 2 (NEP 50) promotion; a dtype *is* a `numpy.dtype`."""
+"""tf8's ten dtypes and numpy ≥ 2 (NEP 50) promotion; a dtype *is* a `numpy.dtype`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ uint8 = np.dtype(np.uint8)
 uint32 = np.dtype(np.uint32)
 int32 = np.dtype(np.int32)
 int64 = np.dtype(np.int64)
+float16 = np.dtype(np.float16)
 float32 = np.dtype(np.float32)
 float64 = np.dtype(np.float64)
 complex64 = np.dtype(np.complex64)
@@ -24,12 +25,13 @@ DTYPES: tuple[np.dtype, ...] = (
     uint32,
     int32,
     int64,
+    float16,
     float32,
     float64,
     complex64,
     complex128,
 )
-FLOATS = (float32, float64)
+FLOATS = (float16, float32, float64)
 COMPLEXES = (complex64, complex128)
 UNSIGNED = (uint8, uint32)  # the random bits of tf8.random, and bytes
 SIGNED = (int32, int64)
@@ -90,10 +92,10 @@ def real_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def complex_dtype(dtype: np.dtype) -> np.dtype:
-    """float32 → complex64, every other real dtype → complex128."""
+    """float16 and float32 → complex64, every other real dtype → complex128 (numpy's)."""
     if dtype in COMPLEXES:
         return dtype
-    return complex64 if dtype == float32 else complex128
+    return complex64 if dtype in (float16, float32) else complex128
 
 
 def float_dtype(dtype: np.dtype) -> np.dtype:
@@ -103,8 +105,8 @@ def float_dtype(dtype: np.dtype) -> np.dtype:
 
 def ufunc_float_dtype(dtype: np.dtype) -> np.dtype:
     """The dtype numpy's float ufuncs (sin, exp, ...) compute `dtype` in: as `float_dtype`,
-    but uint8 goes to numpy's float16, which tf8 widens to float32."""
-    return float32 if dtype == uint8 else float_dtype(dtype)
+    but uint8 goes to float16, as numpy's do."""
+    return float16 if dtype == uint8 else float_dtype(dtype)
 
 
 def result_type(*operands: Any) -> np.dtype:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeGuardError
+from tf8.ops import dtypes as dt
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.primitive import Primitive
 
@@ -24,10 +25,29 @@ def _scipy_special() -> Any:
     return importlib.import_module("scipy.special")
 
 
+def _special(name: str) -> Kernel:
+    """The kernel of scipy.special.`name`, its result in the operands' dtype: scipy has no
+    float16 loops and computes float16 in float32 or float64."""
+
+    def kernel(op: Any, *xs: np.ndarray) -> np.ndarray:
+        out = getattr(_scipy_special(), name)(*xs)
+        return out if out.dtype == xs[-1].dtype else out.astype(xs[-1].dtype)
+
+    return kernel
+
+
+def _polygamma(op: Any, n: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """scipy's polygamma, NaN where n is not a non-negative integer (as JAX's)."""
+    valid = (n >= 0) & (n == np.floor(n))
+    out = _scipy_special().polygamma(np.where(valid, n, 0).astype(np.int64), x)
+    return np.where(valid, out, np.nan).astype(x.dtype)
+
+
 try:  # numpy >= 2 keeps the error state in a context variable: set it without errstate's cost
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
     _IGNORE = _make_extobj(all="ignore")
+    FP_STATE, FP_IGNORE = _extobj_contextvar, _IGNORE  # for callers inlining the two below
 
     def ignore_fp_errors() -> Any:
         """Silence numpy's floating-point warnings (kernels follow IEEE: inf, nan); returns the
@@ -38,6 +58,21 @@ try:  # numpy >= 2 keeps the error state in a context variable: set it without e
         _extobj_contextvar.reset(token)
 
 except ImportError:  # pragma: no cover - other numpy layouts: the public context manager
+
+    class _ErrState:
+        """errstate behind the set/reset interface of a context variable."""
+
+        @staticmethod
+        def set(_: Any) -> Any:
+            state = np.errstate(all="ignore")
+            state.__enter__()
+            return state
+
+        @staticmethod
+        def reset(token: Any) -> None:
+            token.__exit__(None, None, None)
+
+    FP_STATE, FP_IGNORE = _ErrState, None
 
     def ignore_fp_errors() -> Any:
         state = np.errstate(all="ignore")
@@ -85,7 +120,7 @@ def _pow(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _complex(op: Primitive, re: np.ndarray, im: np.ndarray) -> np.ndarray:
     # Not re + 1j * im: 1j * inf is nan + inf j, so complex(1, inf) would get a nan real part.
-    out = np.empty(re.shape, np.complex64 if re.dtype == np.float32 else np.complex128)
+    out = np.empty(re.shape, dt.complex_dtype(re.dtype))
     out.real, out.imag = re, im
     return out
 
@@ -119,32 +154,27 @@ def _logical(fn_bool: Callable, fn_int: Callable) -> Kernel:
     return lambda op, *xs: (fn_bool if xs[0].dtype == np.bool_ else fn_int)(*xs)
 
 
-def _bits(x: np.ndarray) -> int:
-    return x.dtype.itemsize * 8
+def _as_kind(x: np.ndarray, kind: str) -> np.ndarray:
+    """`x`'s bits viewed as the signed ("i") or unsigned ("u") integers of its width."""
+    return np.asarray(x).view(np.dtype(f"{kind}{x.dtype.itemsize}"))
 
 
-def _as_unsigned(x: np.ndarray) -> np.ndarray:
-    return np.asarray(x).view(np.dtype(f"u{x.dtype.itemsize}"))
+# numpy defines shifts by amounts outside [0, bits) as XLA does: left and logical right
+# shifts give 0, arithmetic right shifts fill with the sign bit (an amount that is negative
+# as a signed integer is huge as an unsigned one). So each shift is one ufunc on views of
+# the operands' bits, with no masks or copies.
 
 
 def _shift_left(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    inside = (y >= 0) & (y < _bits(x))
-    shifted = np.left_shift(x, np.where(inside, y, 0).astype(x.dtype))
-    return np.where(inside, shifted, 0).astype(x.dtype)
+    return np.left_shift(x, y)
 
 
 def _shift_right_logical(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    inside = (y >= 0) & (y < _bits(x))
-    unsigned = _as_unsigned(x)
-    shifted = np.right_shift(unsigned, np.where(inside, y, 0).astype(unsigned.dtype))
-    return np.where(inside, shifted, 0).astype(unsigned.dtype).view(x.dtype)
+    return np.right_shift(_as_kind(x, "u"), _as_kind(y, "u")).view(x.dtype)
 
 
 def _shift_right_arithmetic(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    signed = np.asarray(x).view(np.dtype(f"i{x.dtype.itemsize}"))  # numpy's >> on signed
-    inside = (y >= 0) & (y < _bits(x))
-    amount = np.where(inside, y, _bits(x) - 1).astype(signed.dtype)
-    return np.asarray(np.right_shift(signed, amount), signed.dtype).view(x.dtype)
+    return np.right_shift(_as_kind(x, "i"), _as_kind(y, "i")).view(x.dtype)
 
 
 def _bitcast_convert_type(op: Primitive, x: np.ndarray) -> np.ndarray:
@@ -158,7 +188,7 @@ def _rsqrt(op: Primitive, x: np.ndarray) -> np.ndarray:
 
 def _logistic(op: Primitive, x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "f":
-        return _scipy_special().expit(x)
+        return _special("expit")(op, x)
     return 1 / (1 + np.exp(-x))
 
 
@@ -345,8 +375,18 @@ KERNELS: dict[str, Kernel] = {
     "atan2": _binary(np.arctan2),
     "sqrt": _unary(np.sqrt),
     "rsqrt": _rsqrt,
-    "erf": lambda op, x: _scipy_special().erf(x),
-    "erf_inv": lambda op, x: _scipy_special().erfinv(x),
+    "erf": _special("erf"),
+    "erf_inv": _special("erfinv"),
+    "ndtri": _special("ndtri"),
+    "lgamma": _special("gammaln"),
+    "digamma": _special("psi"),
+    "polygamma": _polygamma,
+    "zeta": _special("zeta"),
+    "igamma": _special("gammainc"),
+    "igammac": _special("gammaincc"),
+    "betainc": _special("betainc"),
+    "bessel_i0e": _special("i0e"),
+    "bessel_i1e": _special("i1e"),
     "logistic": _logistic,
     "floor": _unary(np.floor),
     "ceil": _unary(np.ceil),

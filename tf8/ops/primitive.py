@@ -7,7 +7,6 @@ the structural graph stores, so two `add`s on the same inputs are the same opera
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,12 +34,37 @@ PARAM_DEFAULTS: dict[str, dict[str, Any]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
 class Aval:
-    """An abstract value: what tracing knows of a tensor without its data."""
+    """An abstract value: what tracing knows of a tensor without its data. Immutable, with its
+    hash computed once: eager dispatch looks plans up by avals on every op."""
 
+    __slots__ = ("shape", "dtype", "_hash")
     shape: tuple[Dim, ...]
     dtype: np.dtype
+
+    def __init__(self, shape: tuple[Dim, ...], dtype: np.dtype) -> None:
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "dtype", dtype)
+        object.__setattr__(self, "_hash", hash((shape, dtype)))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"Aval is immutable (cannot set {name})")
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if type(other) is not Aval:
+            return NotImplemented
+        return self._hash == other._hash and self.shape == other.shape and self.dtype == other.dtype
+
+    def __repr__(self) -> str:
+        return f"Aval(shape={self.shape!r}, dtype={self.dtype!r})"
+
+    def __reduce__(self) -> tuple:
+        return (Aval, (self.shape, self.dtype))
 
     @property
     def ndim(self) -> int:
@@ -48,6 +72,21 @@ class Aval:
 
     def __str__(self) -> str:
         return f"{self.dtype}{shape_str(self.shape)}"
+
+
+_AVALS: dict[tuple, Aval] = {}
+
+
+def aval_of(shape: tuple[Dim, ...], dtype: np.dtype) -> Aval:
+    """The Aval of `shape` and `dtype`, shared between callers (plan lookups then compare
+    avals by identity)."""
+    key = (shape, dtype)
+    aval = _AVALS.get(key)
+    if aval is None:
+        if len(_AVALS) >= 4096:
+            _AVALS.clear()
+        aval = _AVALS[key] = Aval(shape, dtype)
+    return aval
 
 
 class ConstantValue:

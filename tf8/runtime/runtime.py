@@ -14,12 +14,14 @@ from typing import Any
 import numpy as np
 
 from tf8.compiler import CompiledGraph
+from tf8.compiler.dot import Drawable
 from tf8.errors import CompileError, RunDTypeError, RunInputError, ShapeGuardError
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, has_symbolic, shape_str
 
+from .dot import prepared_dot
 from .dynamic import interpret
 from .engines import Engine, get_engine
 from .exec_program import ExecProgram
@@ -100,8 +102,9 @@ class Runtime:
         self._cache.clear()
 
 
-class Prepared:
-    """A compiled graph ready to run: `run(*placeholder_arrays, bindings=None) -> list`."""
+class Prepared(Drawable):
+    """A compiled graph ready to run: `run(*placeholder_arrays, bindings=None) -> list`.
+    `pretty()` prints the optimised program; `to_dot()` / `draw()` picture it."""
 
     __slots__ = ("compiled", "prepared", "_bound", "_placeholder_positions", "_unchecked_tail")
 
@@ -156,6 +159,10 @@ class Prepared:
             + ("\n\nelementwise regions (blocked):\n" + "\n".join(regions) if regions else "")
             + ("\n\ncompiled regions:\n" + "\n".join(guests) if guests else "")
         )
+
+    def to_dot(self) -> str:
+        """Graphviz DOT text of the optimised program, fused regions as clusters."""
+        return prepared_dot(self)
 
     def run(
         self, *arrays: Any, bindings: Mapping[ValueKey | str, Any] | None = None

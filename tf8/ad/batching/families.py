@@ -1,8 +1,10 @@
-"""Batching rules of the extension families (einsum, fft, linalg) and of tf8.ad.custom's ops.
+"""Batching rules of the extension families (einsum, fft, linalg, sort) and of tf8.ad.custom's
+ops.
 
 einsum gives the batch axis a letter of its own; fft shifts its axis; linalg ops already map
-over leading axes, so the batch axis moves to the front. custom_jvp / custom_vjp calls batch
-their marker with the user's rule functions themselves vmapped (they are per-example).
+over leading axes, and sort's operands share one shape, so the batch axis moves to the front.
+custom_jvp / custom_vjp calls batch their marker with the user's rule functions themselves
+vmapped (they are per-example).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ import string
 from dataclasses import dataclass
 from typing import Any
 
-from tf8 import tree
 from tf8.errors import NoBatchingRule
 from tf8.lax.builders import reduce_sum
 from tf8.lax.core import apply
@@ -19,6 +20,7 @@ from tf8.lax.einsum import contract
 from tf8.ops.extension.einsum import Einsum
 from tf8.ops.extension.fft import FFT
 from tf8.ops.extension.linalg import LinalgOp
+from tf8.ops.extension.sort import Sort
 
 from ..arguments import as_traced
 from ..custom import StopGradient, _JvpMarker, _VjpLinear, _VjpMarker
@@ -40,6 +42,15 @@ def _fft(op: FFT, args, dims):
     return [apply(FFT(kind, n, batched_axis(axis, d), norm), [x])[0]], [d]
 
 
+def _sort(op: Sort, args, dims):
+    """Every operand gets the batch axis in front (sorted operands share one shape)."""
+    dimension, is_stable, num_keys = op.payload
+    size = batch_size(args, dims)
+    operands = [at_front(x, d, size) for x, d in zip(args, dims)]
+    outs = apply(Sort(dimension + 1, is_stable, num_keys, len(operands)), operands)
+    return outs, [0] * len(outs)
+
+
 def _linalg(op: LinalgOp, args, dims):
     size = batch_size(args, dims)
     outs = apply(op, [at_front(x, d, size) for x, d in zip(args, dims)])
@@ -55,47 +66,45 @@ def _stop_gradient(op, args, dims):
 
 @dataclass(frozen=True)
 class _BatchedRules:
-    """A custom_jvp/custom_vjp holder whose rules run vmapped over `size` examples; `dims`
-    says which of the call's arguments are batched (along axis 0)."""
+    """A custom_jvp/custom_vjp call whose rules (on flat argument leaves) run vmapped over
+    `size` examples; `dims` says which leaves are batched (along axis 0)."""
 
-    holder: Any
+    site: Any
     dims: tuple[int | None, ...]
     size: Any
 
     @property
     def __name__(self) -> str:  # messages name the user's function
-        return self.holder.__name__
+        return self.site.__name__
 
     def _vmap(self, fun, in_axes, out_axes: Any = 0):
         from .vmap import vmap  # the transform is built on these rules
 
         return vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=self.size)
 
-    def jvp_rule(self, primals: tuple, tangents: tuple) -> Any:
-        return self._vmap(self.holder.jvp_rule, (self.dims, self.dims))(primals, tangents)
+    def jvp(self, xs: Any, ts: Any) -> Any:
+        return self._vmap(self.site.jvp, (self.dims, self.dims))(tuple(xs), tuple(ts))
 
     def fwd(self, *xs: Any) -> Any:
-        return self._vmap(self.holder.fwd, self.dims)(*xs)
+        return self._vmap(self.site.fwd, self.dims)(*xs)
 
-    def bwd(self, residuals: Any, ct: Any) -> tuple:
-        cts = self._vmap(self.holder.bwd, (0, 0))(residuals, ct)
-        if not isinstance(cts, tuple):
-            return cts  # the marker reports the bad result
-        # An unbatched argument's cotangent sums over the examples.
-        return tuple(
-            c if d is not None else tree.tree_map(lambda leaf: reduce_sum(as_traced(leaf), (0,)), c)
+    def bwd(self, residuals: Any, ct: Any) -> list[Any]:
+        cts = self._vmap(self.site.bwd, (0, 0))(residuals, ct)
+        # An unbatched leaf's cotangent sums over the examples; None stays a zero.
+        return [
+            c if c is None or d is not None else reduce_sum(as_traced(c), (0,))
             for c, d in zip(cts, self.dims)
-        )
+        ]
 
 
 def _custom_marker(op, args, dims):
-    holder, treedef = op.payload
+    site, treedef = op.payload
     n = op.output_count
     size = batch_size(args, dims)
     outs = [at_front(x, d, size) for x, d in zip(args[:n], dims[:n])]
     xs = [x if d is None else moveaxis(x, d, 0) for x, d in zip(args[n:], dims[n:])]
     x_dims = tuple(None if d is None else 0 for d in dims[n:])
-    marker = type(op)((_BatchedRules(holder, x_dims, size), treedef), op.input_count, n)
+    marker = type(op)((_BatchedRules(site, x_dims, size), treedef), op.input_count, n)
     return apply(marker, [*outs, *xs]), [0] * n
 
 
@@ -109,6 +118,7 @@ def _vjp_linear(op, args, dims):
 RULES: dict[type, BatchRule] = {
     Einsum: _einsum,
     FFT: _fft,
+    Sort: _sort,
     **{cls: _linalg for cls in FAMILY_JVP_RULES if issubclass(cls, LinalgOp)},
     StopGradient: _stop_gradient,
     _JvpMarker: _custom_marker,

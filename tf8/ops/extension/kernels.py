@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import control, einsum_kernels, fft_kernels
+from . import control, einsum_kernels, fft_kernels, sort
 from .linalg import kernels as linalg_kernels
 
 FAMILY_KERNELS: dict[type, Callable[..., Any]] = {
@@ -17,4 +17,5 @@ FAMILY_KERNELS: dict[type, Callable[..., Any]] = {
     **fft_kernels.KERNELS,
     **linalg_kernels.KERNELS,
     **control.KERNELS,
+    **sort.KERNELS,
 }

@@ -58,6 +58,10 @@ def check_matrix(name: str, aval: Aval) -> None:
         raise ShapeError(f"{name}: needs a matrix (at least 2 axes), got {shape_str(aval.shape)}")
     if aval.dtype not in dt.INEXACT:
         raise DTypeError(f"{name}: needs a float or complex matrix, got {aval.dtype}")
+    if aval.dtype == dt.float16:
+        raise DTypeError(
+            f"{name}: LAPACK has no float16; convert the matrix to float32 first (got float16)"
+        )
 
 
 def square(name: str, aval: Aval, guards: list) -> Dim:

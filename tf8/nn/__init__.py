@@ -270,3 +270,6 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any = tnp.float64, axis: int = -
         tnp.arange(num_classes), [num_classes if i == axis else 1 for i in range(rank)]
     )
     return tnp.astype(tnp.expand_dims(x, axis) == classes, dtype)
+
+
+from tf8.nn import initializers  # noqa: E402 - JAX's jax.nn.initializers, on tf8.random

@@ -1,0 +1,194 @@
+"""Reverse mode op by op: the tape behind top-level `grad`, `value_and_grad` and `vjp`.
+
+Outside every transform, on concrete arguments, reverse mode needs no graph: the function
+runs op by op (tf8.lax.core.apply computes each op at once, as eager dispatch does) and every
+op whose input depends on an argument is written on a tape with its input and output values.
+The backward pass walks the tape in reverse, applying each op's VJP (tf8.ad.tape_rules) to
+numpy cotangents — autograd's design, with tf8's own rules. No keys are interned, no
+program is compiled, no pass runs.
+
+What the tape cannot follow — a nested transform, a control-flow body, jit tracing, an op
+that cannot run op by op — raises `NeedGraph` where it happens; the transform then runs the
+function again on the graph path, which handles everything. Each run of a function is
+independent, so the result is the same; only Python side effects before that point happen
+twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8 import tree
+from tf8.ops.definition import definition
+from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
+from tf8.traced import NeedGraph, TracedTensor, _symbolic, _tape, _transform_depth
+
+from .arguments import as_traced
+from .tape_rules import vjp as op_vjp
+
+__all__ = ["NeedGraph", "Tape", "run_on_tape", "tape_ready"]
+
+
+class Tape:
+    """The ops of one run that depend on the differentiated arguments, in order."""
+
+    __slots__ = ("entries", "failed")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor]]] = []
+        self.failed: str | None = None  # what made the tape give up, if anything did
+
+    def record(
+        self, op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], node: tuple
+    ) -> None:
+        """`op` ran on `inputs` (one of them taped, with `node`) giving `outputs`."""
+        if definition(op).stops_derivative:
+            return
+        for out in outputs:
+            if out.aval.dtype.kind in "fc":
+                out._node = node
+        self.entries.append((op, tuple(inputs), outputs))
+
+    def backward(
+        self,
+        outputs: Sequence[TracedTensor],
+        cotangents: Sequence[np.ndarray],
+        leaves: Sequence[TracedTensor],
+    ) -> list[np.ndarray | None]:
+        """The cotangent of each leaf (None where nothing reaches it) for `cotangents` of
+        `outputs`."""
+        table: dict[int, Any] = {}
+        for out, ct in zip(outputs, cotangents):
+            if self._owns(out):
+                _accumulate(table, out, ct)
+        token = ignore_fp_errors()  # rules follow IEEE, as kernels do
+        try:
+            self._walk_back(table)
+        finally:
+            restore_fp_errors(token)
+        return [table.get(id(leaf)) for leaf in leaves]
+
+    def _walk_back(self, table: dict[int, Any]) -> None:
+        for op, inputs, outs in reversed(self.entries):
+            if len(outs) == 1:
+                ct = table.pop(id(outs[0]), None)
+                if ct is None:
+                    continue
+                cts = [ct]
+            else:
+                cts = [table.pop(id(o), None) for o in outs]
+                if all(c is None for c in cts):
+                    continue
+            needs = [self._owns(t) for t in inputs]
+            for t, c in zip(inputs, op_vjp(op, inputs, outs, cts, needs)):
+                if c is not None and self._owns(t):
+                    _accumulate(table, t, c)
+
+    def _owns(self, t: TracedTensor) -> bool:
+        node = t._node
+        return node is not None and node[0] is self
+
+
+def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any) -> None:
+    if getattr(ct, "dtype", None) != t.aval.dtype:
+        ct = np.asarray(ct, t.aval.dtype)
+    k = id(t)
+    previous = table.get(k)
+    table[k] = ct if previous is None else previous + ct
+
+
+ENABLED = True  # tests switch the tape off to compare it with the graph path
+
+
+def tape_ready(args: Sequence[Any], argnums: Sequence[int], holomorphic: bool = False) -> bool:
+    """True when the tape can run the transform: top level (no transform, not recording),
+    every differentiated argument concrete, and not holomorphic."""
+    if not ENABLED or holomorphic or _transform_depth.get() or _symbolic.get():
+        return False
+    for i in argnums:
+        if not -len(args) <= i < len(args):
+            return False  # the graph path raises the ArgnumsError
+        for leaf in tree.tree_leaves(args[i]):
+            if isinstance(leaf, TracedTensor) and leaf._value is None:
+                return False
+    return True
+
+
+def run_on_tape(
+    fun: Callable,
+    args: Sequence[Any],
+    kwargs: dict,
+    argnums: Sequence[int],
+    what: str,
+    tape: Any = None,
+    tangents: Sequence[TracedTensor] | None = None,
+) -> tuple[Any, list[TracedTensor], Any, list]:
+    """Run `fun` with the argnums arguments' leaves replaced by taped concrete leaves:
+    (tape, those leaves, the output, each argument's (treedef, leaf count)). `tape` is a new
+    `Tape` by default; forward mode passes its own and each leaf's tangent."""
+    argnums = [i % len(args) for i in argnums]
+    tape = Tape() if tape is None else tape
+    name = getattr(fun, "__name__", "f")
+    leaves: list[TracedTensor] = []
+    defs = []
+    call_args = list(args)
+    for i in argnums:
+        flat, treedef = tree.tree_flatten(args[i])
+        taped = []
+        for j, value in enumerate(flat):
+            original = as_traced(value)
+            leaf = TracedTensor(None, original.aval, None)
+            leaf._value = original._value
+            part = f" (leaf {j} of its pytree)" if treedef.num_leaves > 1 else ""
+            node = (tape, f"argument {i} of {what}({name}){part}")
+            if tangents is not None:
+                node = (*node, tangents[len(leaves) + j])
+            leaf._node = node
+            taped.append(leaf)
+        leaves.extend(taped)
+        defs.append((treedef, len(taped)))
+        call_args[i] = tree.tree_unflatten(treedef, taped)
+    depth = _transform_depth.set(_transform_depth.get() + 1)
+    token = _tape.set(tape)
+    try:
+        out = fun(*call_args, **kwargs)
+    finally:
+        _tape.reset(token)
+        _transform_depth.reset(depth)
+    if tape.failed is not None:  # user code caught the signal: the run is not trustworthy
+        raise NeedGraph(tape.failed)
+    return tape, leaves, out, defs
+
+
+def concrete_outputs(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
+    """The values of a tape run's results (a result without one sends the transform to the
+    graph path)."""
+    values = []
+    for t in tensors:
+        if t._value is None:
+            raise NeedGraph("a result without a value")
+        values.append(t._value)
+    return values
+
+
+def filled(leaves: Sequence[TracedTensor], cts: Sequence[Any]) -> list[Any]:
+    """Each leaf's cotangent, zeros where none reached it."""
+    return [np.zeros(leaf.shape, leaf.dtype) if c is None else c for leaf, c in zip(leaves, cts)]
+
+
+def finished(values: Sequence[Any]) -> list[Any]:
+    """Values as top-level transforms return them (0-d arrays as numpy scalars), read-only."""
+    out = []
+    for v in values:
+        v = np.asarray(v)
+        if v.ndim == 0:
+            out.append(v[()])
+            continue
+        if v.flags.writeable:
+            v = v.view()
+            v.flags.writeable = False
+        out.append(v)
+    return out

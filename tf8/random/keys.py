@@ -1,0 +1,177 @@
+"""Keys, the Threefry-2x32 hash, splitting and random bits (JAX's threefry2x32 PRNG).
+
+A key is a uint32 array of shape (2,), as `jax.random.PRNGKey` makes. Keys are split and
+sampled with the counter scheme JAX uses by default (`jax_threefry_partitionable`): element i
+of a draw of `shape` hashes the 64-bit counter i, split into two uint32 halves.
+
+The private helpers take a *batch* of keys, shape B + (2,), and draw B + shape: the samplers
+that loop per element (gamma) run them on one key per element, which is what JAX's vmap of
+the per-key sampler computes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import tf8.numpy as tnp
+from tf8 import lax
+from tf8.errors import DTypeError, ShapeError
+from tf8.ops import dtypes as dt
+from tf8.traced import TracedTensor
+
+Shape = Sequence[int]
+_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
+_PARITY = 0x1BD11BDA  # Threefry's key-schedule constant
+
+
+# --- keys -------------------------------------------------------------------------------------
+
+
+def PRNGKey(seed: Any) -> TracedTensor:  # noqa: N802 - JAX's name
+    """A key from an integer seed: its high and low 32 bits (JAX's `threefry_seed`)."""
+    seed = tnp.asarray(seed)
+    if seed.shape != () or not dt.is_integer(seed.dtype):
+        raise DTypeError(f"PRNGKey: the seed must be an integer scalar, got {seed.aval}")
+    high = lax.shift_right_logical(seed, _const(32, seed))  # 0 for seeds of 32 bits or fewer
+    halves = [lax.convert_element_type(h, dt.uint32) for h in (high, seed)]  # low 32 bits
+    return tnp.stack(halves)
+
+
+def key(seed: Any) -> TracedTensor:
+    """As `PRNGKey` (tf8 has raw uint32 keys only, no typed key arrays)."""
+    return PRNGKey(seed)
+
+
+def key_data(keys: Any) -> TracedTensor:
+    """The uint32 data of a key: the key itself."""
+    return _check_key("key_data", keys)
+
+
+def wrap_key_data(key_bits: Any) -> TracedTensor:
+    """A key from its uint32 data (checked, unchanged)."""
+    return _check_key("wrap_key_data", key_bits)
+
+
+def _check_key(name: str, key: Any) -> TracedTensor:
+    key = key if isinstance(key, TracedTensor) else tnp.asarray(key)
+    if key.dtype != dt.uint32:
+        raise DTypeError(f"{name}: a key is a uint32 array of shape (2,), got dtype {key.dtype}")
+    if tuple(key.shape) != (2,):
+        raise ShapeError(
+            f"{name}: a key is a uint32 array of shape (2,), got shape {tuple(key.shape)} "
+            "(use vmap for batches of keys)"
+        )
+    return key
+
+
+def _halves(key: TracedTensor) -> tuple[TracedTensor, TracedTensor]:
+    """The two uint32 words of a key, or of each key in a batch B + (2,)."""
+    return key[..., 0], key[..., 1]
+
+
+# --- the Threefry-2x32 hash -------------------------------------------------------------------
+
+
+def _const(value: int, like: TracedTensor) -> TracedTensor:
+    """`value` in `like`'s dtype and shape."""
+    return tnp.full_like(like, value)
+
+
+def _rotate_left(x: TracedTensor, distance: int) -> TracedTensor:
+    left = lax.shift_left(x, _const(distance, x))
+    return lax.bitwise_or(left, lax.shift_right_logical(x, _const(32 - distance, x)))
+
+
+def threefry_2x32(
+    key1: TracedTensor, key2: TracedTensor, x1: TracedTensor, x2: TracedTensor
+) -> tuple[TracedTensor, TracedTensor]:
+    """Threefry-2x32 with 20 rounds on uint32 counters `x1`, `x2` (shape S) under the key
+    words `key1`, `key2` (shape B): shape B + S; JAX's `threefry2x32_p`."""
+    batch, counts = tuple(key1.shape), tuple(x1.shape)
+    out = batch + counts
+    key_dims, count_dims = tuple(range(len(batch))), tuple(range(len(batch), len(out)))
+    keys = [lax.broadcast_in_dim(k, out, key_dims) for k in (key1, key2)]
+    x1, x2 = (lax.broadcast_in_dim(x, out, count_dims) for x in (x1, x2))
+    keys.append(lax.bitwise_xor(lax.bitwise_xor(keys[0], keys[1]), _const(_PARITY, keys[0])))
+    x = [lax.add(x1, keys[0]), lax.add(x2, keys[1])]
+    for block in range(5):
+        for rotation in _ROTATIONS[block % 2]:
+            x[0] = lax.add(x[0], x[1])
+            x[1] = lax.bitwise_xor(x[0], _rotate_left(x[1], rotation))
+        x[0] = lax.add(x[0], keys[(block + 1) % 3])
+        x[1] = lax.add(lax.add(x[1], keys[(block + 2) % 3]), _const(block + 1, x[1]))
+    return x[0], x[1]
+
+
+def _counters(shape: Shape) -> tuple[TracedTensor, TracedTensor]:
+    """The 64-bit row-major index of every element of `shape` as (high, low) uint32 halves."""
+    size = math.prod(shape)
+    if size >= 2**32:
+        raise ShapeError(f"tf8.random: {size} random values at once are more than 2**32")
+    low = lax.reshape(lax.iota(dt.uint32, size), tuple(shape))
+    return _const(0, low), low
+
+
+def _hash_counters(key: TracedTensor, shape: Shape) -> tuple[TracedTensor, TracedTensor]:
+    high, low = _counters(shape)
+    return threefry_2x32(*_halves(key), high, low)
+
+
+# --- splitting --------------------------------------------------------------------------------
+
+
+def split(key: Any, num: int = 2) -> TracedTensor:
+    """`num` new keys, shape (num, 2), from `key` (JAX's fold-like partitionable split)."""
+    return _split(_check_key("split", key), num)
+
+
+def _split(keys: TracedTensor, num: int) -> TracedTensor:
+    """`num` new keys from each key of a batch: B + (num, 2)."""
+    bits1, bits2 = _hash_counters(keys, (int(num),))
+    return tnp.stack([bits1, bits2], axis=-1)
+
+
+def fold_in(key: Any, data: Any) -> TracedTensor:
+    """A new key from `key` and an integer `data` (taken modulo 2**32)."""
+    key = _check_key("fold_in", key)
+    data = tnp.asarray(data)
+    if data.shape != () or not dt.is_integer(data.dtype):
+        raise DTypeError(f"fold_in: data must be an integer scalar, got {data.aval}")
+    low = lax.convert_element_type(data, dt.uint32)
+    bits1, bits2 = threefry_2x32(*_halves(key), _const(0, low), low)
+    return tnp.stack([bits1, bits2])
+
+
+# --- random bits ------------------------------------------------------------------------------
+
+
+def _random_bits(key: TracedTensor, width: int, shape: Shape) -> TracedTensor:
+    """`width` random bits per element: uint8 or uint32; for width 16 the low 16 bits in a
+    uint32 (JAX's uint16), for width 64 an int64 holding the bits of JAX's uint64 (tf8 has
+    neither uint16 nor uint64)."""
+    bits1, bits2 = _hash_counters(key, tuple(shape))
+    if width == 64:
+        high = lax.convert_element_type(bits1, dt.int64)
+        low = lax.convert_element_type(bits2, dt.int64)
+        return lax.bitwise_or(lax.shift_left(high, _const(32, high)), low)
+    bits = lax.bitwise_xor(bits1, bits2)
+    if width == 16:
+        return lax.bitwise_and(bits, _const(0xFFFF, bits))
+    return bits if width == 32 else lax.convert_element_type(bits, dt.uint8)
+
+
+def bits(key: Any, shape: Shape = (), dtype: Any = dt.uint32) -> TracedTensor:
+    """Uniform random bits of an unsigned `dtype` (uint8 or uint32)."""
+    key = _check_key("bits", key)
+    dtype = dt.as_dtype(dtype)
+    if dtype not in dt.UNSIGNED:
+        raise DTypeError(f"bits: dtype must be uint8 or uint32, got {dtype}")
+    return _random_bits(key, dtype.itemsize * 8, _shape(shape))
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
