@@ -62,6 +62,8 @@ def test_mixed_program_places_svd_on_numpy_with_visible_transfers():
     assert engine_of["exp"] == engine_of["reduce_sum"] == "numba", text
     assert "transfer[numpy→numba]" in text and "transfer[numba→numpy]" in text, text
     assert "compiled regions:\n  numba: " in text, text
+    dot = prepared.to_dot()
+    assert 'label="numba: compiled, 4 ops"' in dot and "numpy→numba" in dot, dot
 
 
 def test_compiles_only_when_a_program_runs_again_and_a_whole_chain_is_one_function(monkeypatch):

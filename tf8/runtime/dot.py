@@ -2,9 +2,11 @@
 
 The drawing itself is tf8.compiler.dot's; this module reads the runtime's program: each op
 names the engine that runs it and any views it reads its inputs through, and each blocked
-elementwise region (tf8.runtime.engines.numpy.regions) is a cluster. Passes rewrite
-instructions, so the prepared program knows no roles: only ops reading tangent or seed
-leaves (and what follows them) are drawn as tangent ops; the compiled program shows them.
+elementwise region (the numpy engine's regions.py) is a cluster, and so is each run of
+instructions a guest engine (numba) compiled into one function; transfers are ops. Passes
+rewrite instructions, so the prepared program knows no roles: only ops reading tangent or
+seed leaves (and what follows them) are drawn as tangent ops; the compiled program shows the
+roles.
 """
 
 from __future__ import annotations
@@ -46,6 +48,15 @@ def prepared_dot(prepared: Any) -> str:
         )
         for r in prepared.prepared.regions
     ]
+    host = prepared.prepared.engine.name
+    engines = [inst.engine for inst in program.instructions]
+    start = 0
+    for index in range(1, len(engines) + 1):  # the guests' runs (placement.runs)
+        if index == len(engines) or engines[index] != engines[start]:
+            if engines[start] not in (host,) and "→" not in engines[start]:
+                label = f"{engines[start]}: compiled, {index - start} ops"
+                clusters.append(Cluster(label, start, index))
+            start = index
     title = "Prepared program (optimised tier)"
     return program_dot(
         title, program_inputs(compiled, program), steps, program.output_slots, clusters
