@@ -64,6 +64,14 @@ def test_the_lean_tier_runs_on_the_host_engine_only():
     assert engine.calls == 1 and prepared.prepared.tier == "optimised"
 
 
+def test_a_runtime_pinned_lean_never_optimises():
+    engine = SvdOnly()
+    prepared = Runtime(engines=[engine], optimise=False).prepare(_svd_program())
+    for _ in range(3):
+        np.testing.assert_allclose(prepared.run(np.eye(3)), 9.0)  # sum(2 * 1 + 1)
+    assert engine.calls == 0 and prepared.prepared.tier == "lean"
+
+
 def test_a_program_the_guest_cannot_run_has_no_transfers():
     prepared = Runtime(engines=[SvdOnly()], optimise=True).prepare(
         tf8.make_program(lambda x: tnp.sum(x * x))(np.ones(3))

@@ -104,6 +104,7 @@ class PreparedProgram:
         self.lean_runs = 0
         self._optimised: tuple[ExecProgram, list[PassStats], list[Any], list[Any]] | None = None
         self._host_only = False  # optimised without the guests (they compile on a later run)
+        self._pinned_lean = optimise_now is False  # Runtime(optimise=False): always lean
         self._use(lean, lean_function(lean, engine))
         if self.run_time_symbols:
             return
@@ -123,7 +124,7 @@ class PreparedProgram:
     def note_run(self) -> None:
         """Called before each run while lean: the second run is optimised."""
         self.lean_runs += 1
-        if self.lean_runs > 1 and not self.run_time_symbols:
+        if self.lean_runs > 1 and not self.run_time_symbols and not self._pinned_lean:
             self.optimise()
 
     def optimise(self, guests: bool = True) -> PreparedProgram:
