@@ -137,10 +137,12 @@ class Prepared(Drawable):
 
     def pretty(self) -> str:
         prepared = self.prepared
-        tier = (
-            f"tier: {prepared.tier} (lean runs: {prepared.lean_runs}; the optimised program "
-            "below is built when the program runs again, or now to show it)"
-        )
+        tier = f"tier: {prepared.tier} (lean runs: {prepared.lean_runs})"
+        if prepared.tier == "lean":
+            tier = tier[:-1] + (
+                "; the optimised program below is built when the program runs again, or now to "
+                "show it)"
+            )
         regions = [
             f"  instructions {r.start}..{r.stop - 1}: {r.ops} ops over {r.shape}"
             + (", then a reduction" if r.reduction else "")
