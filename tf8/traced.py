@@ -60,9 +60,10 @@ _differentiated: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
 )
 _symbolic: contextvars.ContextVar[bool] = contextvars.ContextVar("tf8_symbolic", default=False)
 _values: contextvars.ContextVar[dict | None] = contextvars.ContextVar("tf8_values", default=None)
-# _tape: the tape of a top-level reverse-mode transform running op by op (tf8.ad.tape), or
-#   None. Values it differentiates carry `_node` = (tape, argument description).
-_tape: contextvars.ContextVar[Any] = contextvars.ContextVar("tf8_tape", default=None)
+# _tapes: the tapes of the transforms running op by op (tf8.ad.tape), outermost first; they
+#   nest as JAX's trace levels do. A value a tape differentiates carries, in `_node`, one
+#   node (tape, argument description, tangent or None) per tape that follows it.
+_tapes: contextvars.ContextVar[tuple] = contextvars.ContextVar("tf8_tapes", default=())
 
 
 class NeedGraph(BaseException):  # noqa: N818 - a signal, not an error users see
@@ -73,11 +74,33 @@ class NeedGraph(BaseException):  # noqa: N818 - a signal, not an error users see
 
 
 def _refuse_tape(what: str, op: Any = None) -> None:
-    """Under a tape, give up (`what`, with `op` named when given): see NeedGraph."""
-    tape = _tape.get()
-    if tape is not None:
-        tape.failed = what if op is None else f"{what} {op}"
-        raise NeedGraph(tape.failed)
+    """Under tapes, give up (`what`, with `op` named when given): see NeedGraph."""
+    tapes = _tapes.get()
+    if tapes:
+        why = what if op is None else f"{what} {op}"
+        for tape in tapes:
+            tape.failed = why
+        raise NeedGraph(why)
+
+
+def only_tapes() -> bool:
+    """True when every enclosing transform is a tape (none at top level) and none records."""
+    return _transform_depth.get() == len(_tapes.get()) and not _symbolic.get()
+
+
+def node_of(t: TracedTensor, tape: Any) -> tuple | None:
+    """`t`'s node for `tape`, or None when that tape does not follow `t`."""
+    nodes = t._node
+    if nodes is not None:
+        for node in nodes:
+            if node[0] is tape:
+                return node
+    return None
+
+
+def tag(t: TracedTensor, node: tuple) -> None:
+    """Let the tape of `node` follow `t` (beside the tapes that already do)."""
+    t._node = (node,) if t._node is None else (*t._node, node)
 
 
 def remember_value(table: dict, key: ValueKey, value: np.ndarray) -> None:
@@ -171,9 +194,12 @@ def in_transform() -> bool:
 
 def differentiated_argument(t: TracedTensor) -> str | None:
     """What `t` depends on that an enclosing transform differentiates (None if nothing)."""
-    node = t._node
-    if node is not None and node[0] is _tape.get():
-        return node[1]
+    nodes = t._node
+    if nodes is not None:
+        active = _tapes.get()
+        for node in nodes:
+            if node[0] in active:
+                return node[1]
     diff = _differentiated.get()
     if not diff or t._key is None:
         return None
@@ -237,7 +263,7 @@ class TracedTensor:
         self._unbound = unbound
         self._weak = False  # weakly typed (a Python scalar's stand-in): promotion defers
         self._value: np.ndarray | None = None
-        self._node: tuple | None = None  # (tape, argument) while a tape differentiates it
+        self._node: tuple | None = None  # the nodes of the tapes following it (see _tapes)
 
     @property
     def key(self) -> ValueKey:

@@ -333,3 +333,72 @@ def test_has_aux_on_the_tape_returns_what_the_graph_path_returns():
     out, pullback, aux_v = tf8.vjp(f, x, has_aux=True)
     assert aux_v["note"] == "kept" and float(aux_v["y"]) == pytest.approx(float(value))
     np.testing.assert_allclose(pullback(1.0)[0], np.cos(x))
+
+
+# --- tapes nest, as JAX's trace levels do ---------------------------------------------------
+
+NESTED_X = np.array([0.3, -0.2, 0.5])
+
+
+def _cubic(a):
+    return tnp.sum(tnp.sin(a) * a**2)
+
+
+NESTED = {
+    "grad of grad": lambda x: tf8.grad(lambda a: tnp.sum(tf8.grad(_cubic)(a) * a))(x),
+    "hvp": lambda x: tf8.hvp(_cubic, (x,), (np.ones(3),)),
+    "jvp of vjp": lambda x: tf8.jvp(lambda a: tf8.vjp(_cubic, a)[1](1.0)[0], (x,), (np.ones(3),))[
+        1
+    ],
+    "vjp of jvp": lambda x: tf8.vjp(lambda a: tf8.jvp(_cubic, (a,), (np.ones(3),))[1], x)[1](1.0)[
+        0
+    ],
+    "jvp of jvp": lambda x: tf8.jvp(
+        lambda a: tf8.jvp(_cubic, (a,), (np.ones(3),))[1], (x,), (np.ones(3),)
+    )[1],
+    "third order": lambda x: tf8.grad(
+        lambda b: tnp.sum(tf8.grad(lambda a: tnp.sum(tf8.grad(_cubic)(a) * a))(b))
+    )(x),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NESTED))
+def test_nested_transforms_run_on_nested_tapes(name, monkeypatch):
+    expected = _graph(NESTED[name], NESTED_X)
+
+    def no_graph(*args, **kwargs):
+        raise AssertionError("the graph path ran")
+
+    monkeypatch.setattr(transforms, "_trace", no_graph)
+    monkeypatch.setattr(transforms, "graph_vjp", no_graph)
+    np.testing.assert_allclose(NESTED[name](NESTED_X), expected, rtol=1e-12)
+
+
+def test_second_derivatives_on_nested_tapes_match_the_closed_form():
+    # d²/dx² of sin(x)·x² is (2 − x²)·sin(x) + 4x·cos(x)
+    x = NESTED_X
+    hvp = tf8.hvp(_cubic, (x,), (np.ones(3),))
+    np.testing.assert_allclose(hvp, (2 - x**2) * np.sin(x) + 4 * x * np.cos(x), rtol=1e-12)
+
+
+@given(steps=programs, seed=st.integers(0, 2**16))
+def test_nested_tapes_match_the_graph_path_on_random_programs(steps, seed):
+    x = np.random.default_rng(seed).uniform(-1.0, 1.0, (4, 3))
+    t = np.random.default_rng(seed + 1).uniform(-1.0, 1.0, (4, 3))
+    f = build(steps)
+
+    def fwd_over_rev(a):
+        return tf8.jvp(tf8.grad(f), (a,), (t,))[1]
+
+    def rev_over_fwd(a):
+        return tf8.grad(lambda b: tf8.jvp(f, (b,), (t,))[1])(a)
+
+    for fn in (fwd_over_rev, rev_over_fwd):
+        np.testing.assert_allclose(fn(x), _graph(fn, x), rtol=1e-9, atol=1e-10)
+
+
+def test_a_pullback_made_outside_follows_cotangents_of_an_enclosing_tape():
+    _, pull = tf8.vjp(tnp.sin, 1.0)
+    expected = 4.0 * np.cos(1.0)  # d/dc cos(1)·c² at c = 2
+    assert tf8.grad(lambda c: pull(c * c)[0])(2.0) == pytest.approx(expected, rel=1e-12)
+    assert tf8.jvp(lambda c: pull(c * c)[0], (2.0,), (1.0,))[1] == pytest.approx(expected)

@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from tf8.lax.builders import convert
+from tf8.lax.core import concrete
 from tf8.ops.definition import definition
-from tf8.traced import TracedTensor, _tape
+from tf8.traced import TracedTensor, _tapes, node_of, tag
 
 from .linearize import JVP
+from .tape_rules import NUMPY_RULES, real_floats
 
 __all__ = ["ForwardTape"]
 
@@ -38,23 +42,55 @@ class ForwardTape:
     ) -> None:
         if definition(op).stops_derivative:
             return
-        tangents = []
-        for t in inputs:
-            n = t._node
-            tangents.append(n[2] if n is not None and n[0] is self else None)
-        token = _tape.set(None)  # the rule's own ops are plain computations
+        tangents = [self.tangent(t) for t in inputs]
+        tapes = _tapes.get()
+        if tapes[0] is self and _diagonal(op, inputs, outputs, tangents, node):
+            return
+        # the rule's own ops are seen by the enclosing tapes only (JAX's trace levels)
+        token = _tapes.set(tapes[: tapes.index(self)])
         try:
             out_tangents = JVP(op)(op, list(inputs), list(outputs), tangents)
+            converted = []
+            for out, t in zip(outputs, out_tangents):
+                if t is not None and t.dtype != out.dtype and out.aval.dtype.kind in "fc":
+                    t = convert(t, out.dtype)
+                converted.append(t)
         finally:
-            _tape.reset(token)
-        for out, t in zip(outputs, out_tangents):
-            if t is None or out.aval.dtype.kind not in "fc":
-                continue
-            if t.dtype != out.dtype:
-                t = convert(t, out.dtype)
-            out._node = (self, node[1], t)
+            _tapes.reset(token)
+        for out, t in zip(outputs, converted):
+            if t is not None and out.aval.dtype.kind in "fc":
+                tag(out, (self, node[1], t))
 
     def tangent(self, t: TracedTensor) -> TracedTensor | None:
         """The tangent this run carries for `t` (None: zero)."""
-        n = t._node
-        return n[2] if n is not None and n[0] is self else None
+        node = node_of(t, self)
+        return None if node is None else node[2]
+
+
+# Elementwise rows: their Jacobian is diagonal, so J·t is the VJP rule applied to t (input by
+# input): the numpy rules of tf8.ad.tape_rules give the tangent with no tf8 dispatch.
+DIAGONAL = frozenset(
+    "add sub neg mul div exp expm1 log log1p sin cos tanh logistic sqrt abs maximum minimum".split()
+)
+
+
+def _diagonal(op, inputs, outputs, tangents, node) -> bool:
+    """The tangent of an elementwise row on real floats, computed in numpy (True when done)."""
+    key = definition(op).rule_key
+    if key not in DIAGONAL or not real_floats(inputs) or not real_floats(outputs):
+        return False
+    rule = NUMPY_RULES[key]
+    xs = [t._value for t in inputs]
+    out = outputs[0]
+    total = None
+    for i, t in enumerate(tangents):
+        if t is None:
+            continue
+        needs = [j == i for j in range(len(inputs))]
+        part = rule(op, xs, out._value, t._value, needs)[i]
+        total = part if total is None else total + part
+    if total is not None:
+        total = np.asarray(total, out.aval.dtype)
+        total.flags.writeable = False
+        tag(out, (node[0], node[1], concrete(total, out.aval)))
+    return True

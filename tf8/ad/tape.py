@@ -22,9 +22,12 @@ from typing import Any
 import numpy as np
 
 from tf8 import tree
+from tf8.lax.builders import convert, zeros
+from tf8.lax.core import apply
 from tf8.ops.definition import definition
 from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
-from tf8.traced import NeedGraph, TracedTensor, _symbolic, _tape, _transform_depth
+from tf8.ops.primitive import make_primitive
+from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_tapes, tag
 
 from .arguments import as_traced
 from .tape_rules import vjp as op_vjp
@@ -49,7 +52,7 @@ class Tape:
             return
         for out in outputs:
             if out.aval.dtype.kind in "fc":
-                out._node = node
+                tag(out, node)
         self.entries.append((op, tuple(inputs), outputs))
 
     def backward(
@@ -59,19 +62,21 @@ class Tape:
         leaves: Sequence[TracedTensor],
     ) -> list[np.ndarray | None]:
         """The cotangent of each leaf (None where nothing reaches it) for `cotangents` of
-        `outputs`."""
+        `outputs`: numpy arrays, or — under enclosing tapes, which must see the backward pass
+        too — TracedTensors computed by tf8 ops."""
+        nested = bool(_tapes.get())
         table: dict[int, Any] = {}
         for out, ct in zip(outputs, cotangents):
             if self._owns(out):
-                _accumulate(table, out, ct)
+                _accumulate(table, out, ct, nested)
         token = ignore_fp_errors()  # rules follow IEEE, as kernels do
         try:
-            self._walk_back(table)
+            self._walk_back(table, nested)
         finally:
             restore_fp_errors(token)
         return [table.get(id(leaf)) for leaf in leaves]
 
-    def _walk_back(self, table: dict[int, Any]) -> None:
+    def _walk_back(self, table: dict[int, Any], nested: bool) -> None:
         for op, inputs, outs in reversed(self.entries):
             if len(outs) == 1:
                 ct = table.pop(id(outs[0]), None)
@@ -83,17 +88,25 @@ class Tape:
                 if all(c is None for c in cts):
                     continue
             needs = [self._owns(t) for t in inputs]
-            for t, c in zip(inputs, op_vjp(op, inputs, outs, cts, needs)):
+            for t, c in zip(inputs, op_vjp(op, inputs, outs, cts, needs, nested)):
                 if c is not None and self._owns(t):
-                    _accumulate(table, t, c)
+                    _accumulate(table, t, c, nested)
 
     def _owns(self, t: TracedTensor) -> bool:
-        node = t._node
-        return node is not None and node[0] is self
+        nodes = t._node
+        if nodes is not None:
+            for node in nodes:
+                if node[0] is self:
+                    return True
+        return False
 
 
-def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any) -> None:
-    if getattr(ct, "dtype", None) != t.aval.dtype:
+def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -> None:
+    if nested:  # tf8 ops, so that enclosing tapes see the sums
+        ct = as_traced(ct)
+        if ct.dtype != t.aval.dtype:
+            ct = convert(ct, t.aval.dtype)
+    elif getattr(ct, "dtype", None) != t.aval.dtype:
         ct = np.asarray(ct, t.aval.dtype)
     k = id(t)
     previous = table.get(k)
@@ -104,9 +117,9 @@ ENABLED = True  # tests switch the tape off to compare it with the graph path
 
 
 def tape_ready(args: Sequence[Any], argnums: Sequence[int], holomorphic: bool = False) -> bool:
-    """True when the tape can run the transform: top level (no transform, not recording),
-    every differentiated argument concrete, and not holomorphic."""
-    if not ENABLED or holomorphic or _transform_depth.get() or _symbolic.get():
+    """True when a tape can run the transform: at top level or inside tapes only (not
+    recording), every differentiated argument concrete, and not holomorphic."""
+    if not ENABLED or holomorphic or not only_tapes():
         return False
     for i in argnums:
         if not -len(args) <= i < len(args):
@@ -131,6 +144,7 @@ def run_on_tape(
     `Tape` by default; forward mode passes its own and each leaf's tangent."""
     argnums = [i % len(args) for i in argnums]
     tape = Tape() if tape is None else tape
+    outer = _tapes.get()
     name = getattr(fun, "__name__", "f")
     leaves: list[TracedTensor] = []
     defs = []
@@ -140,43 +154,52 @@ def run_on_tape(
         taped = []
         for j, value in enumerate(flat):
             original = as_traced(value)
-            leaf = TracedTensor(None, original.aval, None)
-            leaf._value = original._value
+            if original._node is not None and outer:
+                # a value enclosing tapes follow: the leaf is a copy they see it make
+                leaf = apply(_same(original), [original])[0]
+            else:
+                leaf = TracedTensor(None, original.aval, None)
+                leaf._value = original._value
             part = f" (leaf {j} of its pytree)" if treedef.num_leaves > 1 else ""
-            node = (tape, f"argument {i} of {what}({name}){part}")
-            if tangents is not None:
-                node = (*node, tangents[len(leaves) + j])
-            leaf._node = node
+            tangent = None if tangents is None else tangents[len(leaves) + j]
+            tag(leaf, (tape, f"argument {i} of {what}({name}){part}", tangent))
             taped.append(leaf)
         leaves.extend(taped)
         defs.append((treedef, len(taped)))
         call_args[i] = tree.tree_unflatten(treedef, taped)
     depth = _transform_depth.set(_transform_depth.get() + 1)
-    token = _tape.set(tape)
+    token = _tapes.set((*outer, tape))
     try:
         out = fun(*call_args, **kwargs)
     finally:
-        _tape.reset(token)
+        _tapes.reset(token)
         _transform_depth.reset(depth)
     if tape.failed is not None:  # user code caught the signal: the run is not trustworthy
         raise NeedGraph(tape.failed)
     return tape, leaves, out, defs
 
 
-def concrete_outputs(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
-    """The values of a tape run's results (a result without one sends the transform to the
-    graph path)."""
-    values = []
-    for t in tensors:
-        if t._value is None:
-            raise NeedGraph("a result without a value")
-        values.append(t._value)
-    return values
+def _same(t: TracedTensor) -> Any:
+    """An op copying `t` (a reshape to its own shape: every tape has its rules)."""
+    return make_primitive("reshape", 1, {"shape": t.aval.shape})
 
 
-def filled(leaves: Sequence[TracedTensor], cts: Sequence[Any]) -> list[Any]:
-    """Each leaf's cotangent, zeros where none reached it."""
-    return [np.zeros(leaf.shape, leaf.dtype) if c is None else c for leaf, c in zip(leaves, cts)]
+def results(values: Sequence[Any], like: Sequence[TracedTensor]) -> list[Any]:
+    """What a tape transform returns for `values` (TracedTensors, numpy arrays, or None for
+    zeros shaped like `like`): at top level, numpy (`finished`); inside enclosing tapes, the
+    TracedTensors themselves, which those tapes follow."""
+    if _tapes.get():
+        return [zeros(t.aval) if v is None else as_traced(v) for v, t in zip(values, like)]
+    arrays = []
+    for v, t in zip(values, like):
+        if v is None:
+            v = np.zeros(t.shape, t.dtype)
+        elif isinstance(v, TracedTensor):
+            if v._value is None:
+                raise NeedGraph("a result without a value")
+            v = v._value
+        arrays.append(v)
+    return finished(arrays)
 
 
 def finished(values: Sequence[Any]) -> list[Any]:

@@ -166,7 +166,7 @@ _LINEAR_IN: dict[str, frozenset[int]] = {
 _ONE_AT_A_TIME = frozenset({"mul", "dot_general"})  # bilinear: transpose one side at a time
 
 
-def _real_floats(tensors: Sequence[TracedTensor]) -> bool:
+def real_floats(tensors: Sequence[TracedTensor]) -> bool:
     for t in tensors:
         if t.aval.dtype.kind != "f":
             return False
@@ -177,34 +177,40 @@ def vjp(
     op: Any,
     inputs: Sequence[TracedTensor],
     outputs: Sequence[TracedTensor],
-    cts: list[np.ndarray | None],
+    cts: list[Any],
     needs: Sequence[bool],
+    nested: bool = False,
 ) -> Sequence[Any]:
-    """The cotangents (numpy arrays, or None) of `op`'s inputs where `needs` says so."""
+    """The cotangents of `op`'s inputs where `needs` says so (None elsewhere): numpy arrays,
+    or — `nested` in enclosing tapes, which must see every op — TracedTensors made by tf8
+    ops (tiers 2-4 only)."""
     key = definition(op).rule_key
     if type(key) is str:
         if len(outputs) == 1:
-            rule = NUMPY_RULES.get(key)
-            if rule is not None and _real_floats(inputs) and _real_floats(outputs):
+            rule = None if nested else NUMPY_RULES.get(key)
+            if rule is not None and real_floats(inputs) and real_floats(outputs):
                 xs = [t._value for t in inputs]
                 result = rule(op, xs, outputs[0]._value, cts[0], needs)
                 if result is not NotImplemented:
                     return result
+            unwrap = _same if nested else _value
             partials = ELEMENTWISE_PARTIALS.get(key)
             if partials is not None:
-                return _elementwise(partials, inputs, outputs[0], cts[0], needs)
+                return _elementwise(partials, inputs, outputs[0], cts[0], needs, unwrap)
             if key in _LINEAR_IN or definition(op).linear:
-                found = _transposed(op, key, inputs, outputs[0], cts[0], needs)
+                found = _transposed(op, key, inputs, outputs[0], cts[0], needs, unwrap)
                 if found is not None:
                     return found
     return _generic(op, inputs, outputs, cts, needs)
 
 
-def _traced(value: np.ndarray, aval: Aval) -> TracedTensor:
+def _traced(value: Any, aval: Aval) -> TracedTensor:
+    if isinstance(value, TracedTensor):
+        return value
     return concrete(np.asarray(value, aval.dtype), aval)
 
 
-def _elementwise(partials, inputs, out, ct, needs) -> list[Any]:
+def _elementwise(partials, inputs, out, ct, needs, unwrap) -> list[Any]:
     """ct · ∂out/∂x_i: the transpose of the JVP's `t_i · partial_i` (no conjugation, as
     tf8's transpose of a product)."""
     ct_t = _traced(ct, out.aval)
@@ -213,11 +219,11 @@ def _elementwise(partials, inputs, out, ct, needs) -> list[Any]:
         if not need or partial is None:
             result.append(None)
             continue
-        result.append(_value(mul(ct_t, partial(*inputs, out))))
+        result.append(unwrap(mul(ct_t, partial(*inputs, out))))
     return result
 
 
-def _transposed(op, key, inputs, out, ct, needs) -> list[Any] | None:
+def _transposed(op, key, inputs, out, ct, needs, unwrap) -> list[Any] | None:
     """The transpose rule applied to `ct`, where the op is linear in every needed input."""
     linear_in = _LINEAR_IN.get(key)
     wanted = [i for i, need in enumerate(needs) if need]
@@ -237,12 +243,16 @@ def _transposed(op, key, inputs, out, ct, needs) -> list[Any] | None:
     for mask in masks:
         for i, c in enumerate(rule(op, inputs, mask, ct_t)):
             if c is not None and mask[i]:
-                result[i] = _value(c)
+                result[i] = unwrap(c)
     return result
 
 
 def _value(t: Any) -> np.ndarray | None:
     return None if t is None else t._value
+
+
+def _same(t: Any) -> Any:
+    return t
 
 
 def _generic(op, inputs, outputs, cts, needs) -> list[Any]:

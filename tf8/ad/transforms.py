@@ -16,12 +16,19 @@ from tf8 import tree
 from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal
-from tf8.traced import NeedGraph, TracedTensor, in_transform, transform_scope, value_scope
+from tf8.traced import (
+    NeedGraph,
+    TracedTensor,
+    _tapes,
+    only_tapes,
+    transform_scope,
+    value_scope,
+)
 
 from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
 from .forward import ForwardTape
 from .linearize import jvp_graph, transpose_graph
-from .tape import concrete_outputs, filled, finished, run_on_tape, tape_ready
+from .tape import results, run_on_tape, tape_ready
 
 
 def shapes_match(a: Sequence[Any], b: Sequence[Any]) -> bool:
@@ -169,11 +176,11 @@ def _tape_value_and_grad(
     _check_scalar_output(out, "grad", False)
     seed = np.ones((), dtype=out.dtype)
     cts = tape.backward([out], [seed], leaves)
-    value, *grads = finished([*concrete_outputs([out]), *filled(leaves, cts)])
+    value, *grads = results([out, *cts], [out, *leaves])
     per_arg = _unflatten_per_arg(defs, grads)
     g = per_arg[0] if single else tuple(per_arg)
     if has_aux:
-        aux_values = finished(concrete_outputs(aux_leaves))
+        aux_values = results(aux_leaves, aux_leaves)
         return (value, aux_def.unflatten(aux_values)), g
     return value, g
 
@@ -254,11 +261,7 @@ def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tupl
     carried = [t if dt.is_inexact(p.dtype) else None for p, t in zip(p_flat, given)]
     _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, carried)
     outs, out_def = _flat_outputs(out)
-    out_tangents = []
-    for o in outs:
-        t = forward.tangent(o)
-        out_tangents.append(np.zeros(o.shape, o.dtype) if t is None else t._value)
-    values = finished([*concrete_outputs(outs), *out_tangents])
+    values = results([*outs, *[forward.tangent(o) for o in outs]], [*outs, *outs])
     n = len(outs)
     return tree.tree_unflatten(out_def, values[:n]), tree.tree_unflatten(out_def, values[n:])
 
@@ -315,10 +318,10 @@ def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool) -> tuple[Any, ...]:
     out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
     aux_out = None
     if has_aux:
-        aux_out = aux_def.unflatten(finished(concrete_outputs(aux_leaves)))
+        aux_out = aux_def.unflatten(results(aux_leaves, aux_leaves))
     outs, out_def = _flat_outputs(out)
     check_differentiable(leaves, "vjp")
-    primal_out = tree.tree_unflatten(out_def, finished(concrete_outputs(outs)))
+    primal_out = tree.tree_unflatten(out_def, results(outs, outs))
 
     def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
         ct_leaves, ct_def = tree.tree_flatten(cotangent)
@@ -327,15 +330,17 @@ def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool) -> tuple[Any, ...]:
                 f"vjp: cotangent structure {ct_def} does not match output {out_def}"
             )
         cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
-        if in_transform() or any(c._value is None for c in cts):
+        if not only_tapes() or any(c._value is None for c in cts):
             return graph_vjp(fun, *primals)[1](cotangent)
         for o, c in zip(outs, cts):
             if o.shape != c.shape:
                 raise ShapeError(
                     f"vjp: cotangent shape {c.shape} does not match output shape {o.shape}"
                 )
-        found = tape.backward(outs, [c._value for c in cts], leaves)
-        return tuple(_unflatten_per_arg(defs, finished(filled(leaves, found))))
+        # inside enclosing tapes the cotangents may depend on what they differentiate
+        nested = bool(_tapes.get())
+        found = tape.backward(outs, [c if nested else c._value for c in cts], leaves)
+        return tuple(_unflatten_per_arg(defs, results(found, leaves)))
 
     return (primal_out, vjp_fun, aux_out) if has_aux else (primal_out, vjp_fun)
 

@@ -31,9 +31,10 @@ from tf8.traced import (
     _linear,
     _refuse_tape,
     _symbolic,
-    _tape,
+    _tapes,
     _transform_depth,
     _values,
+    node_of,
     remember_value,
 )
 
@@ -99,14 +100,19 @@ def apply(
             plan = _planned(op, inputs)
             if plan:
                 return _compute(op, inputs, values, plan)
-        elif (tape := _tape.get()) is not None:
+        elif tapes := _tapes.get():
             plan = _planned(op, inputs)
             if not plan:
                 _refuse_tape("no plan to run op by op for", op)
             outputs = _compute(op, inputs, values, plan)
             for t in inputs:
                 if t._node is not None:
-                    tape.record(op, inputs, outputs, t._node)
+                    for tape in tapes:  # each tape following an input writes the op down
+                        for u in inputs:
+                            node = node_of(u, tape)
+                            if node is not None:
+                                tape.record(op, inputs, outputs, node)
+                                break
                     break
             return outputs
         elif _constant(inputs):
@@ -144,7 +150,7 @@ def _constant(inputs: Sequence[TracedTensor]) -> bool:
 
 def eager_now() -> bool:
     """True when ops on concrete values run at once (outside every transform, not recording)."""
-    return (_transform_depth.get() == 0 or _tape.get() is not None) and not _symbolic.get()
+    return (_transform_depth.get() == 0 or bool(_tapes.get())) and not _symbolic.get()
 
 
 def concrete(value: np.ndarray, aval: Aval) -> TracedTensor:
