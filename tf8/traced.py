@@ -88,39 +88,6 @@ def only_tapes() -> bool:
     return _transform_depth.get() == len(_tapes.get()) and not _symbolic.get()
 
 
-def node_of(t: TracedTensor, tape: Any) -> tuple | None:
-    """`t`'s node for `tape`, or None when that tape does not follow `t`."""
-    nodes = t._node
-    if nodes is not None:
-        for node in nodes:
-            if node[0] is tape:
-                return node
-    return None
-
-
-def tag(t: TracedTensor, node: tuple) -> None:
-    """Let the tape of `node` follow `t` (beside the tapes that already do)."""
-    t._node = (node,) if t._node is None else (*t._node, node)
-
-
-def remember_value(table: dict, key: ValueKey, value: np.ndarray) -> None:
-    """Keep `value` for `key` in a transform's value table. One key computed twice with
-    different results (named leaves bound to different arrays share a key) is forgotten:
-    readers then evaluate it from the bindings of the graph they hold."""
-    old = table.get(key)
-    if old is None:
-        table[key] = value
-    elif old is not value and (old is _AMBIGUOUS or not np.array_equal(old, value, True)):
-        table[key] = _AMBIGUOUS
-
-
-def known_value(table: Mapping, key: ValueKey) -> np.ndarray | None:
-    """The value a table holds for `key`, or None (unknown, or ambiguous)."""
-    value = table.get(key)
-    return None if value is _AMBIGUOUS else value
-
-
-_AMBIGUOUS = object()  # a value-table entry computed twice with different results
 
 
 def set_evaluator(fn: Evaluator) -> None:

@@ -16,8 +16,9 @@ import numpy as np
 
 from tf8.lax.builders import convert
 from tf8.lax.core import concrete
+from tf8.lax.values import node_of, tag
 from tf8.ops.definition import definition
-from tf8.traced import TracedTensor, _tapes, node_of, tag
+from tf8.traced import TracedTensor, _tapes
 
 from .linearize import JVP
 from .tape_rules import NUMPY_RULES, real_floats

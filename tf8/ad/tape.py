@@ -24,10 +24,11 @@ import numpy as np
 from tf8 import tree
 from tf8.lax.builders import convert, zeros
 from tf8.lax.core import apply
+from tf8.lax.values import tag
 from tf8.ops.definition import definition
 from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
 from tf8.ops.primitive import make_primitive
-from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_tapes, tag
+from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_tapes
 
 from .arguments import as_traced
 from .tape_rules import vjp as op_vjp

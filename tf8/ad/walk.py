@@ -19,8 +19,9 @@ import numpy as np
 from tf8.errors import DifferentiationError
 from tf8.graph import OperationKey, ValueKey, materialize_merge
 from tf8.lax.core import merge_bindings, record
+from tf8.lax.values import known_value, remember_value
 from tf8.ops.definition import definition, infer
-from tf8.traced import TracedTensor, _values, known_value, remember_value
+from tf8.traced import TracedTensor, _values
 
 Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 

@@ -34,9 +34,9 @@ from tf8.traced import (
     _tapes,
     _transform_depth,
     _values,
-    node_of,
-    remember_value,
 )
+
+from .values import node_of, remember_value
 
 __all__ = ["apply", "apply1", "concrete", "eager_now", "merge_bindings", "record"]
 
