@@ -1,17 +1,21 @@
-"""Reverse mode op by op: the tape behind top-level `grad`, `value_and_grad` and `vjp`.
+"""Reverse mode op by op: the tape behind `grad`, `value_and_grad` and `vjp`.
 
-Outside every transform, on concrete arguments, reverse mode needs no graph: the function
+Outside every transform (or inside tapes only), on concrete arguments, reverse mode needs no graph: the function
 runs op by op (tf8.lax.core.apply computes each op at once, as eager dispatch does) and every
 op whose input depends on an argument is written on a tape with its input and output values.
 The backward pass walks the tape in reverse, applying each op's VJP (tf8.ad.tape_rules) to
 numpy cotangents — autograd's design, with tf8's own rules. No keys are interned, no
 program is compiled, no pass runs.
 
-What the tape cannot follow — a nested transform, a control-flow body, jit tracing, an op
-that cannot run op by op — raises `NeedGraph` where it happens; the transform then runs the
-function again on the graph path, which handles everything. Each run of a function is
-independent, so the result is the same; only Python side effects before that point happen
-twice.
+Tapes nest as JAX's trace levels do: a transform called inside tapes runs on a tape of its
+own; every active tape writes down the ops on the values it follows (a value carries one node
+per tape), and a tape's backward pass — like a forward tape's rules — runs as tf8 ops the
+enclosing tapes see, so `grad(grad(f))` differentiates the backward pass itself.
+
+What a tape cannot follow — vmap, a control-flow body, jit tracing, an op that cannot run op
+by op — raises `NeedGraph` where it happens; the transform then runs the function again on
+the graph path, which handles everything. Each run of a function is independent, so the
+result is the same; only Python side effects before that point happen twice.
 """
 
 from __future__ import annotations
