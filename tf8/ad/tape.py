@@ -1,8 +1,9 @@
 """Reverse mode op by op: the tape behind `grad`, `value_and_grad` and `vjp`.
 
-Outside every transform (or inside tapes only), on concrete arguments, reverse mode needs no graph: the function
-runs op by op (tf8.lax.core.apply computes each op at once, as eager dispatch does) and every
-op whose input depends on an argument is written on a tape with its input and output values.
+Outside every transform (or inside tapes only), on concrete arguments, reverse mode needs no
+graph: the function runs op by op (tf8.lax.core.apply computes each op at once, as eager
+dispatch does) and every op whose input depends on an argument is written on a tape with its
+input and output values.
 The backward pass walks the tape in reverse, applying each op's VJP (tf8.ad.tape_rules) to
 numpy cotangents — autograd's design, with tf8's own rules. No keys are interned, no
 program is compiled, no pass runs.
