@@ -104,7 +104,7 @@ class PreparedProgram:
         self.lean_runs = 0
         self._optimised: tuple[ExecProgram, list[PassStats], list[Any], list[Any]] | None = None
         self._host_only = False  # optimised without the guests (they compile on a later run)
-        self._use(lean, lean_function(lean, engine))
+        self._use(lean, engine.interpret(lean) or lean_function(lean, engine))
         if self.run_time_symbols:
             return
         if optimise_now:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
+from typing import Any
 
 from tf8.errors import EngineError
 
@@ -22,6 +24,7 @@ __all__ = [
     "Kernel",
     "Transfer",
     "get_engine",
+    "lazy_engine",
 ]
 
 # name → (module, class, the package it needs or "", the pip command that brings it)
@@ -33,7 +36,27 @@ ENGINES: dict[str, tuple[str, str, str, str]] = {
         "numba",
         "pip install numba  (or the extra: pip install 'tf8[numba]')",
     ),
+    "dask": (
+        "tf8.runtime.engines.dask",
+        "DaskEngine",
+        "dask",
+        "pip install 'dask[array,distributed]'  (or the extra: pip install 'tf8[dask]')",
+    ),
 }
+
+# engine name → (module, class) of the lazy arrays that place a jitted call on it
+LAZY_ARRAYS: dict[str, tuple[str, str]] = {"dask": ("dask.array", "Array")}
+
+
+def lazy_engine(value: Any) -> str | None:
+    """The engine whose lazy array `value` is ("dask" for a dask.array.Array), else None.
+    Imports nothing: a module not yet imported made no such array."""
+    for name, (module, cls) in LAZY_ARRAYS.items():
+        found = sys.modules.get(module)
+        if found is not None and isinstance(value, getattr(found, cls)):
+            return name
+    return None
+
 
 _INSTANCES: dict[str, Engine] = {}
 
