@@ -239,7 +239,14 @@ def batched(core: int) -> Kernel:
         ins, outs_index = batch + fresh[:core], batch + fresh[core:]
         new = {c: out.shape[len(batch) + i] for i, c in enumerate(fresh[core:])}
         return da.blockwise(
-            Block(op), outs_index, x, ins, dtype=out.dtype, new_axes=new, meta=_meta(out)
+            Block(op),
+            outs_index,
+            x,
+            ins,
+            dtype=out.dtype,
+            new_axes=new,
+            concatenate=True,
+            meta=_meta(out),
         )
 
     return kernel
