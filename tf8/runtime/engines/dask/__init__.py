@@ -4,7 +4,8 @@ A *standalone* engine: it runs every instruction of its programs itself (there i
 fallback to numpy, which would compute the data on the client), so it is the host of its
 runtime. Running a program builds a dask graph and computes nothing: the results are lazy
 dask arrays, computed by `.compute()` or `np.asarray`, on whatever scheduler is active
-(threads, or a `dask.distributed` cluster). Numpy inputs become one-chunk dask arrays.
+(threads, or a `dask.distributed` cluster). Numpy inputs enter the graph as one-chunk dask
+arrays (small results of numpy operands alone, index arithmetic say, are computed at once).
 
 What runs, and on which chunkings, is the kernel table's business (kernels.py); an op the
 engine cannot run raises `tf8.errors.ChunkingError` when the program runs (when the graph
@@ -29,6 +30,8 @@ from tf8.runtime.engines.base import Engine, Kernel
 from .kernels import KERNELS, Block, as_dask
 
 __all__ = ["Block", "DaskEngine"]
+
+SMALL_CONSTANT = 1 << 16  # elements: results of constant operands computed at once, up to this
 
 
 def _unsupported(op: Any) -> Kernel:
@@ -70,19 +73,30 @@ class DaskEngine(Engine):
 
     def interpret(self, program: Any) -> Callable[..., list]:
         """`run(values, ops) -> lazy outputs`: the instructions' kernels in order, building
-        one dask graph (inputs made dask arrays, outputs too)."""
-        steps = [(self.kernel(inst.op), inst.inputs, inst.outputs) for inst in program.instructions]
+        one dask graph (numpy operands enter it as one-chunk arrays; the outputs are dask
+        arrays). An instruction whose operands are all numpy arrays (constants, numpy
+        inputs, what was made of them) and whose results are small runs at once on tf8's
+        numpy kernel: index arithmetic stays known, so slices at constant starts stay slices."""
+        steps = []
+        for inst in program.instructions:
+            sizes = [int(np.prod(program.slot_avals[s].shape)) for s in inst.outputs]
+            small = bool(inst.inputs) and max(sizes, default=0) <= SMALL_CONSTANT
+            steps.append((self.kernel(inst.op), Block(inst.op) if small else None, inst))
         outputs = list(program.output_slots)
         size = len(program.slot_avals)
 
         def run(values: Sequence[Any], ops: Sequence[Any]) -> list:
-            slots: list[Any] = [as_dask(v) for v in values] + [None] * (size - len(values))
-            for (kernel, ins, outs), op in zip(steps, ops):
-                result = kernel(op, *[slots[s] for s in ins])
-                if len(outs) == 1:
-                    slots[outs[0]] = result
+            slots: list[Any] = [*values, *[None] * (size - len(values))]
+            for (kernel, now, inst), op in zip(steps, ops):
+                ins = [slots[s] for s in inst.inputs]
+                if now is not None and not any(isinstance(x, da.Array) for x in ins):
+                    result = now(*ins)
                 else:
-                    for s, r in zip(outs, result):
+                    result = kernel(op, *ins)
+                if len(inst.outputs) == 1:
+                    slots[inst.outputs[0]] = result
+                else:
+                    for s, r in zip(inst.outputs, result):
                         slots[s] = r
             return [as_dask(slots[s]) for s in outputs]
 

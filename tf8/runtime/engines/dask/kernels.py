@@ -264,6 +264,42 @@ def along_axis(op: Any, *xs: Any) -> Any:
     return da.map_blocks(Block(op), x, chunks=chunks, dtype=out.dtype, meta=_meta(out))
 
 
+def _static_starts(shape: Sequence[int], sizes: Sequence[int], starts: Sequence[Any]) -> Any:
+    """Clamped start indices when they are known now (numpy constants), else None."""
+    if any(isinstance(s, da.Array) for s in starts):
+        return None
+    return [int(min(max(int(s), 0), d - z)) for s, d, z in zip(starts, shape, sizes)]
+
+
+def _dynamic_slice(op: Any, x: Any, *starts: Any) -> Any:
+    """A slice at constant starts; starts computed in the program: one task (one chunk)."""
+    begin = _static_starts(x.shape, op["slice_sizes"], starts)
+    if begin is None:
+        return single_chunk(op, x, *starts)
+    sizes = op["slice_sizes"]
+    return as_dask(x)[tuple(slice(b, b + z) for b, z in zip(begin, sizes))]
+
+
+def _dynamic_update_slice(op: Any, x: Any, update: Any, *starts: Any) -> Any:
+    """An update at constant starts: `x` cut around the window and concatenated back."""
+    begin = _static_starts(x.shape, update.shape, starts)
+    if begin is None:
+        return single_chunk(op, x, update, *starts)
+
+    def place(part: Any, axis: int) -> Any:
+        if axis == part.ndim:
+            return as_dask(update)
+        b, z = begin[axis], update.shape[axis]
+
+        def cut(lo: int, hi: int) -> Any:
+            return part[(slice(None),) * axis + (slice(lo, hi),)]
+
+        pieces = [cut(0, b), place(cut(b, b + z), axis + 1), cut(b + z, part.shape[axis])]
+        return da.concatenate([p for p in pieces if p.shape[axis]], axis=axis)
+
+    return place(as_dask(x), 0) if x.ndim else as_dask(update)
+
+
 def _concatenate(op: Any, *xs: Any) -> Any:
     return da.concatenate([as_dask(x) for x in xs], axis=op["axis"])
 
@@ -276,6 +312,8 @@ STRUCTURAL: dict[str, Kernel] = {
     "slice": _slice,
     "pad": _pad,
     "concatenate": _concatenate,
+    "dynamic_slice": _dynamic_slice,
+    "dynamic_update_slice": _dynamic_update_slice,
     "reverse": lambda op, x: da.flip(as_dask(x), op["axes"]),
     "iota": _iota,
     "tril": _triangle,
