@@ -103,6 +103,17 @@ def test_ops_dask_cannot_run_raise_naming_the_op_and_the_remedy():
         tf8.jit(lambda a: tf8.lax.fori_loop(0, 3, lambda i, c: c * 2.0, a))(by_rows)
 
 
+@pytest.mark.parametrize(
+    "config", [((1, 2, 1), (0, -1, 2)), ((-1, 0, 3), (2, 1, 0)), ((0, 0, 0), (-2, 3, 1))]
+)
+def test_pad_interior_and_negative_edges_on_chunked_data(config):
+    x = np.arange(24.0).reshape(4, 6)
+    expected = tf8.jit(lambda a: tf8.lax.pad(a, -7.0, config), engine="numpy")(x)
+    got = tf8.jit(lambda a: tf8.lax.pad(a, -7.0, config))(da.from_array(x, chunks=(3, 4)))
+    assert isinstance(got, da.Array) and got.npartitions > 1
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_import_tf8_does_not_import_dask():
     code = "import sys, tf8; print('dask' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

@@ -188,14 +188,25 @@ def _slice(op: Any, x: Any) -> Any:
     return as_dask(x)[tuple(slice(a, b, s) for a, b, s in zip(op["start"], op["limit"], strides))]
 
 
+def _interior(x: Any, value: Any, axis: int, gap: int) -> Any:
+    """`gap` pad values between neighbours along `axis`: each element followed by `gap`
+    values (a new axis after `axis`, merged into it), the trailing ones cut."""
+    n = x.shape[axis]
+    if not gap or n < 2:
+        return x
+    after = (slice(None),) * (axis + 1)
+    fill = da.broadcast_to(value, (*x.shape[: axis + 1], gap, *x.shape[axis + 1 :]))
+    pairs = da.concatenate([x[(*after, None)], fill], axis=axis + 1)
+    merged = pairs.reshape((*x.shape[:axis], n * (gap + 1), *x.shape[axis + 1 :]))
+    return merged[(*after[:axis], slice(0, n + (n - 1) * gap))]
+
+
 def _pad(op: Any, x: Any, value: Any) -> Any:
-    """Edge padding by concatenating broadcast pad values; negative padding crops. Interior
-    padding runs as one task (single chunks only)."""
-    config = op["config"]
-    if any(i for _, _, i in config):
-        return single_chunk(op, x, value)
+    """Interior padding interleaves, edge padding concatenates broadcast pad values, and
+    negative padding crops (all lazily, on any chunking)."""
     x, value = as_dask(x), as_dask(value)
-    for axis, (lo, hi, _) in enumerate(config):
+    for axis, (lo, hi, gap) in enumerate(op["config"]):
+        x = _interior(x, value, axis, gap)
         stop = x.shape[axis] + min(hi, 0)
         x = x[(slice(None),) * axis + (slice(-min(lo, 0), stop),)]
         parts = []
