@@ -311,6 +311,14 @@ def _dynamic_update_slice(op: Any, x: Any, update: Any, *starts: Any) -> Any:
     return place(as_dask(x), 0) if x.ndim else as_dask(update)
 
 
+def _embed_diag(op: Any, x: Any) -> Any:
+    """(..., n) → (..., n, n): x[..., j] where row == column j, zero elsewhere."""
+    x = as_dask(x)
+    n = x.shape[-1]
+    eye = da.eye(n, chunks=max(n, 1), dtype=bool) if n else np.zeros((0, 0), bool)
+    return da.where(eye, x[..., None, :], da.zeros((), dtype=x.dtype))
+
+
 def _concatenate(op: Any, *xs: Any) -> Any:
     return da.concatenate([as_dask(x) for x in xs], axis=op["axis"])
 
@@ -329,8 +337,8 @@ STRUCTURAL: dict[str, Kernel] = {
     "iota": _iota,
     "tril": _triangle,
     "triu": _triangle,
-    "extract_diag": batched(2),
-    "embed_diag": batched(1),
+    "extract_diag": lambda op, x: da.diagonal(as_dask(x), axis1=-2, axis2=-1),
+    "embed_diag": _embed_diag,
     "constant": lambda op: op["value"].array,
 }
 
