@@ -395,8 +395,11 @@ def jit(
     JAX's `donate_argnums`, `donate_argnames`, `keep_unused` and `inline` are accepted and
     change nothing (see JAX_OPTIONS). `jit(f).lower(*args)` is the CompiledGraph it runs.
     `engine` (tf8's own keyword, where JAX has `backend=`/`device=`) names the engine the
-    program runs on ("numpy", "numba"); None: `tf8.config.tf8_default_engine`. Ops the engine
-    lacks run on the numpy engine.
+    program runs on ("numpy", "numba", "dask"); None: `tf8.config.tf8_default_engine`. Ops the
+    engine lacks run on the numpy engine (the Dask engine runs every op itself, or raises
+    `tf8.errors.ChunkingError` saying what to do). A call with `dask.array` arguments runs on
+    the Dask engine whatever `engine` says, and returns lazy dask arrays (placement by input
+    type).
     """
     if fun is None:
         _check_jax_options(jax_options)

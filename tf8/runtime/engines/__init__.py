@@ -1,8 +1,10 @@
-"""Engines by name: `get_engine("numpy")`, `get_engine("numba")`.
+"""Engines by name: `get_engine("numpy")`, `get_engine("numba")`, `get_engine("dask")`.
 
 An engine's module is imported when it is first asked for, and an engine with an optional
 extra checks that the extra is installed without importing it (numba is imported only when
-the engine first compiles), so `import tf8` stays fast.
+the engine first compiles; dask when its engine is first asked for), so `import tf8` stays
+fast. `lazy_engine(value)` names the engine of a lazy array argument (a dask.array): jit
+places such calls on it.
 """
 
 from __future__ import annotations
