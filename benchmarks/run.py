@@ -1,7 +1,8 @@
 """Run tf8's benchmarks: `python -m benchmarks` or `python benchmarks/run.py`.
 
     --quick       fewer, shorter samples (a rough number in seconds)
-    --only NAME   run only the named workload(s) (repeatable, or comma-separated)
+    --only NAME   run only the named workload(s) (repeatable, or comma-separated); opt-in
+                  workloads run only when named: `--only dask_lstsq` (2.5 GB, a Dask cluster)
     --list        list the workloads and exit
     --json FILE   also store the results as JSON (benchmarks/results.json is the kept run)
     --markdown FILE  also write the table as Markdown
@@ -39,10 +40,13 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_engines",
 )
 
+# Opt-in: run only when named with --only (too big or slow for the default run).
+OPT_IN_MODULES: tuple[str, ...] = ("benchmarks.workloads_dask",)
 
-def all_workloads() -> list[Workload]:
+
+def all_workloads(opt_in: bool = False) -> list[Workload]:
     workloads: list[Workload] = []
-    for module_name in WORKLOAD_MODULES:
+    for module_name in WORKLOAD_MODULES + (OPT_IN_MODULES if opt_in else ()):
         workloads.extend(importlib.import_module(module_name).WORKLOADS)
     names = [w.name for w in workloads]
     duplicates = sorted({n for n in names if names.count(n) > 1})
@@ -55,7 +59,8 @@ def select(workloads: list[Workload], only: Sequence[str]) -> list[Workload]:
     """The workloads named in `only` (all when empty); unknown names are an error."""
     wanted = [name for item in only for name in item.split(",") if name]
     if not wanted:
-        return workloads
+        defaults = {w.name for w in all_workloads()}
+        return [w for w in workloads if w.name in defaults]
     known = {w.name: w for w in workloads}
     unknown = [name for name in wanted if name not in known]
     if unknown:
@@ -103,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> list[Result]:
         print(format_results(results))
         write_outputs(args, results, [])
         return results
-    workloads = select(all_workloads(), args.only)
+    workloads = select(all_workloads(opt_in=True), args.only)
     if args.list:
         for w in workloads:
             print(f"{w.name:12} {w.description}")

@@ -164,3 +164,22 @@ def test_the_kept_results_load_for_notebook_07():
         assert any(t.variant.startswith("tf8") for t in result.timings)
     names, ratios = report.ratio_rows(results)
     assert names == [r.workload.name for r in results] and "numpy" not in ratios
+
+
+def test_the_dask_workload_is_opt_in_and_runs_on_two_worker_processes():
+    pytest.importorskip("distributed", reason="the dask_lstsq workload needs dask.distributed")
+    from benchmarks import workloads_dask
+
+    assert "dask_lstsq" not in {w.name for w in run.select(run.all_workloads(True), [])}
+    assert [w.name for w in run.select(run.all_workloads(True), ["dask_lstsq"])] == ["dask_lstsq"]
+    rows, chunk = 40_000, 10_000
+    step, close = workloads_dask.dask_variant(rows, chunk)
+    try:
+        value, grad = step()
+    finally:
+        close()
+    reference, reference_grad = workloads_dask.numpy_baseline(rows)  # another random stream
+    assert value == pytest.approx(reference, rel=0.1)
+    np.testing.assert_allclose(grad, reference_grad, atol=0.1)
+    assert 0 < workloads_dask.MEMORY["peak_over_start_chunks"] < 40
+    assert "chunks of X" in workloads_dask.note([])

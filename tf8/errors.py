@@ -180,3 +180,9 @@ class MissingToolError(Tf8Error, RuntimeError):
 class EngineError(Tf8Error, ValueError):
     """An engine name tf8 does not know, or an engine whose optional extra is not installed
     (the message names the engine and the `pip install` that brings it)."""
+
+
+class ChunkingError(EngineError):
+    """An op an engine of chunked arrays (Dask) cannot run on its operands as they are
+    chunked, or cannot run at all; the message names the op and says what to do (rechunk,
+    or compute first)."""

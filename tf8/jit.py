@@ -21,7 +21,9 @@ from tf8 import api
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
 from tf8.graph import materialize_merge
+from tf8.ops import dtypes as dt
 from tf8.ops.leaves import concrete_array, foreign_array
+from tf8.runtime.engines import lazy_engine
 from tf8.static_args import StaticArgs
 from tf8.traced import (
     TracedTensor,
@@ -159,7 +161,7 @@ class Jitted:
         """Run a cached trace on the argument leaves and hand back the output pytree."""
         trace = entry.trace
         if entry.convert:
-            leaves = [concrete_array(leaf) for leaf in leaves]
+            leaves = [_input_array(leaf) for leaf in leaves]
         if trace.inputs is not None:
             leaves = [leaves[i] for i in trace.inputs]
         outputs = trace.run(leaves)
@@ -181,7 +183,8 @@ class Jitted:
             else (*_shape_dtype(self._array(leaf, args, kwargs, i)), type(leaf) in _SCALARS)
             for i, leaf in enumerate(leaves)
         )
-        trace = self._trace((treedef, statics, avals), treedef, statics, avals)
+        engine = self._placed(leaves)
+        trace = self._trace((treedef, statics, avals, engine), treedef, statics, avals, engine)
         if trace.compiled is None:
             raise TracingError(f"{self._name()} returns no arrays, so there is no program")
         return trace.compiled
@@ -212,7 +215,8 @@ class Jitted:
         arrays = [self._array(leaf, args, kwargs, i) for i, leaf in enumerate(leaves)]
         # Python scalars are weakly typed, as in JAX: jit(f)(float32_array, 2.0) stays float32.
         avals = tuple((*_shape_dtype(a), type(leaf) in _SCALARS) for a, leaf in zip(arrays, leaves))
-        trace = self._trace((treedef, statics, avals), treedef, statics, avals)
+        engine = self._placed(leaves)
+        trace = self._trace((treedef, statics, avals, engine), treedef, statics, avals, engine)
         convert = any(a is not leaf for a, leaf in zip(arrays, leaves))
         entry = _Entry(trace, convert)
         self._entries[key] = entry
@@ -224,6 +228,7 @@ class Jitted:
         treedef: PyTreeDef,
         statics: Any,
         avals: Sequence[tuple[Any, Any, bool]],
+        engine: str | None = None,
     ) -> _Trace:
         trace = self._traces.get(key)
         if trace is not None:
@@ -254,7 +259,7 @@ class Jitted:
                 ) from None
             scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
             order = None if used == list(range(len(inputs))) else tuple(used)
-            trace = _Trace(compiled, order, out_tree, scalars, self._engine)
+            trace = _Trace(compiled, order, out_tree, scalars, engine)
         self._traces[key] = trace
         return trace
 
@@ -269,6 +274,16 @@ class Jitted:
             "TracedTensors (or pytrees of them)"
         )
 
+    def _placed(self, leaves: Sequence[Any]) -> str | None:
+        """The engine of a call: the engine of its lazy array arguments (placement by input
+        type: dask.array inputs run on the Dask engine, whatever `engine=` says), else the
+        jitted function's `engine` (None: the configured default)."""
+        for leaf in leaves:
+            lazy = lazy_engine(leaf)
+            if lazy is not None:
+                return lazy
+        return self._engine
+
     def _array(self, leaf: Any, args: Any, kwargs: dict[str, Any], index: int) -> np.ndarray:
         """Argument leaf `index` as the array a placeholder stands for; TracingError if it
         is not array data."""
@@ -277,7 +292,7 @@ class Jitted:
             problem = "is not an array, a scalar or a pytree of them"
         else:
             try:
-                return concrete_array(leaf)
+                return _input_array(leaf)
             except DTypeError as exc:
                 problem = f"has an unsupported dtype ({exc})"
         raise TracingError(
@@ -311,6 +326,15 @@ def _shape_dtype(array: np.ndarray) -> tuple[Any, Any]:
     return array.shape, array.dtype
 
 
+def _input_array(leaf: Any) -> Any:
+    """An argument leaf as the program reads it: a numpy array of a tf8 dtype, or a lazy
+    array (dask) kept lazy, cast lazily to its tf8 dtype."""
+    if lazy_engine(leaf) is None:
+        return concrete_array(leaf)
+    dtype = dt.canonical_dtype(leaf.dtype)
+    return leaf if dtype == leaf.dtype else leaf.astype(dtype)
+
+
 def _leaf_kind(leaf: Any) -> Any:
     """The cache-key part of a non-ndarray argument leaf (or _INLINE)."""
     cls = type(leaf)
@@ -320,6 +344,8 @@ def _leaf_kind(leaf: Any) -> Any:
         return (cls, leaf.shape, leaf.dtype) if leaf.is_concrete else _INLINE
     if isinstance(leaf, (np.ndarray, np.generic)):
         return (cls, leaf.shape, leaf.dtype)
+    if lazy_engine(leaf) is not None:  # never read through __array__: that would compute it
+        return (cls, tuple(leaf.shape), leaf.dtype)
     foreign = foreign_array(leaf)  # another library's array: keyed by what it reads as
     if foreign is not None:
         return (cls, foreign.shape, foreign.dtype)
@@ -369,8 +395,11 @@ def jit(
     JAX's `donate_argnums`, `donate_argnames`, `keep_unused` and `inline` are accepted and
     change nothing (see JAX_OPTIONS). `jit(f).lower(*args)` is the CompiledGraph it runs.
     `engine` (tf8's own keyword, where JAX has `backend=`/`device=`) names the engine the
-    program runs on ("numpy", "numba"); None: `tf8.config.tf8_default_engine`. Ops the engine
-    lacks run on the numpy engine.
+    program runs on ("numpy", "numba", "dask"); None: `tf8.config.tf8_default_engine`. Ops the
+    engine lacks run on the numpy engine (the Dask engine runs every op itself, or raises
+    `tf8.errors.ChunkingError` saying what to do). A call with `dask.array` arguments runs on
+    the Dask engine whatever `engine` says, and returns lazy dask arrays (placement by input
+    type).
     """
     if fun is None:
         _check_jax_options(jax_options)

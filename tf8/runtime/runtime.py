@@ -63,10 +63,13 @@ class Runtime:
     ) -> None:
         # The engines in order of preference; the numpy engine (the host, which runs every op)
         # is always there, last, and takes what the others lack.
+        # A standalone engine (Dask) runs everything itself: it is the host, alone.
         chosen = [get_engine(e) for e in engines or ()]
-        host = next((e for e in chosen if e.name == "numpy"), None) or get_engine("numpy")
+        host = next((e for e in chosen if e.name == "numpy" or e.standalone), None)
+        host = host or get_engine("numpy")
         self.host = host
-        self.engines = (*[e for e in chosen if e is not host], host)
+        guests = [] if host.standalone else [e for e in chosen if e is not host]
+        self.engines = (*guests, host)
         self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
         self.regions = regions  # blocked elementwise regions (codegen) on or off
         # None: lean first runs, optimised from the second (or at once for large arrays);
@@ -218,7 +221,7 @@ class Prepared(Drawable):
         prepared = self.prepared
         for i, (value, aval) in enumerate(zip(values, prepared.input_avals)):
             label = self.compiled.inputs[i].input_key.label()
-            values[i] = array = _as_input_array(value, aval, label)
+            values[i] = array = _as_input_array(value, aval, label, prepared.engine)
             if array.ndim != len(aval.shape):
                 raise RunInputError(
                     f"input {label!r}: expected shape {shape_str(aval.shape)}, got {array.shape}"
@@ -279,8 +282,8 @@ def _bind_expression(env: dict[str, int], label: str, axis: int, dim: DimExpr, s
         raise ShapeGuardError(f"{where}, but {dim} = {expected} ({known})")
 
 
-def _as_input_array(value: Any, aval: Aval, label: str) -> np.ndarray:
-    array = np.asarray(value)
+def _as_input_array(value: Any, aval: Aval, label: str, engine: Engine) -> np.ndarray:
+    array = engine.input_array(value)
     if array.dtype != aval.dtype:
         if isinstance(value, (bool, int, float, complex)):
             # A Python scalar is weak, but never silently truncated (1.5 into an int input).

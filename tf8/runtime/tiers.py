@@ -105,7 +105,7 @@ class PreparedProgram:
         self._optimised: tuple[ExecProgram, list[PassStats], list[Any], list[Any]] | None = None
         self._host_only = False  # optimised without the guests (they compile on a later run)
         self._pinned_lean = optimise_now is False  # Runtime(optimise=False): always lean
-        self._use(lean, lean_function(lean, engine))
+        self._use(lean, engine.interpret(lean) or lean_function(lean, engine))
         if self.run_time_symbols:
             return
         if optimise_now:

@@ -1,14 +1,18 @@
-"""Engines by name: `get_engine("numpy")`, `get_engine("numba")`.
+"""Engines by name: `get_engine("numpy")`, `get_engine("numba")`, `get_engine("dask")`.
 
 An engine's module is imported when it is first asked for, and an engine with an optional
 extra checks that the extra is installed without importing it (numba is imported only when
-the engine first compiles), so `import tf8` stays fast.
+the engine first compiles; dask when its engine is first asked for), so `import tf8` stays
+fast. `lazy_engine(value)` names the engine of a lazy array argument (a dask.array): jit
+places such calls on it.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
+from typing import Any
 
 from tf8.errors import EngineError
 
@@ -22,6 +26,7 @@ __all__ = [
     "Kernel",
     "Transfer",
     "get_engine",
+    "lazy_engine",
 ]
 
 # name → (module, class, the package it needs or "", the pip command that brings it)
@@ -33,7 +38,27 @@ ENGINES: dict[str, tuple[str, str, str, str]] = {
         "numba",
         "pip install numba  (or the extra: pip install 'tf8[numba]')",
     ),
+    "dask": (
+        "tf8.runtime.engines.dask",
+        "DaskEngine",
+        "dask",
+        "pip install 'dask[array,distributed]'  (or the extra: pip install 'tf8[dask]')",
+    ),
 }
+
+# engine name → (module, class) of the lazy arrays that place a jitted call on it
+LAZY_ARRAYS: dict[str, tuple[str, str]] = {"dask": ("dask.array", "Array")}
+
+
+def lazy_engine(value: Any) -> str | None:
+    """The engine whose lazy array `value` is ("dask" for a dask.array.Array), else None.
+    Imports nothing: a module not yet imported made no such array."""
+    for name, (module, cls) in LAZY_ARRAYS.items():
+        found = sys.modules.get(module)
+        if found is not None and isinstance(value, getattr(found, cls)):
+            return name
+    return None
+
 
 _INSTANCES: dict[str, Engine] = {}
 

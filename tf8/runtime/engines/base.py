@@ -53,6 +53,10 @@ class Engine:
     memory = HOST
     install = ""  # the pip command that brings the engine's extra (for error messages)
     folds_metadata_views = False
+    # A standalone engine runs every instruction of its programs itself (no fallback to
+    # the numpy engine; Dask's lazy arrays must not be computed on the way): it is the host
+    # of its runtime, with `interpret` for its lean tier and `generate` for its optimised one.
+    standalone = False
     kernels: Mapping[Hashable, Kernel] = {}
 
     def supports(self, op: Any, avals: Sequence[Any] = ()) -> bool:
@@ -82,6 +86,15 @@ class Engine:
 
     def from_host(self, array: np.ndarray) -> Any:
         return array
+
+    def input_array(self, value: Any) -> Any:
+        """A run's input value as this engine reads it (before its shape and dtype checks)."""
+        return np.asarray(value)
+
+    def interpret(self, program: Any) -> Callable[..., list] | None:
+        """A standalone engine's lean run function `run(values, ops) -> outputs`; None: the
+        runtime's generic interpreter over `kernel`."""
+        return None
 
     def quiet(self) -> contextlib.AbstractContextManager[Any]:
         """A context in which kernels follow IEEE silently (inf, nan; no warnings)."""

@@ -1,0 +1,382 @@
+"""The Dask engine's kernel table: tf8 ops as lazy `dask.array` operations.
+
+Every kernel takes `(op, *arrays)` (dask arrays, or numpy arrays for constants) and returns
+a lazy dask array (a tuple of them for an op with several outputs); nothing is computed.
+
+- elementwise and analytic rows run **tf8's own numpy kernel on each block**
+  (`da.blockwise`), so they agree with the numpy engine bit for bit on any chunking;
+- reductions, `cumsum`, `dot_general` (as `da.einsum`), einsum and the structural rows map to
+  their dask.array counterparts;
+- every other op runs its own numpy kernel as **one task**, when each operand is a single
+  chunk (small data, or data rechunked so); on chunked operands it raises
+  `tf8.errors.ChunkingError`, naming the op and saying what to do (rechunk, or compute
+  first), never gathering the data behind the user's back.
+
+The tasks (`Block`) hold the op and look its kernel up where they run, so they pickle to
+`dask.distributed` worker processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import dask
+import dask.array as da
+import numpy as np
+
+from tf8.errors import ChunkingError
+from tf8.ops.catalog import CATALOG, Category
+from tf8.ops.definition import definition, infer
+from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
+from tf8.ops.primitive import Aval
+
+Kernel = Callable[..., Any]
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class Block:
+    """A task: tf8's numpy kernel of `op` on numpy blocks, floating-point warnings silenced
+    (kernels follow IEEE). Picklable: it carries the op, not the kernel."""
+
+    __slots__ = ("op",)
+
+    def __init__(self, op: Any) -> None:
+        self.op = op
+
+    def __call__(self, *blocks: Any) -> Any:
+        token = ignore_fp_errors()
+        try:
+            return definition(self.op).kernel(self.op, *blocks)  # type: ignore[misc]
+        finally:
+            restore_fp_errors(token)
+
+    def __repr__(self) -> str:
+        return f"tf8:{self.op!r}"
+
+
+def as_dask(x: Any) -> Any:
+    """`x` as a dask array (a numpy array becomes one chunk)."""
+    return x if isinstance(x, da.Array) else da.from_array(np.asarray(x), chunks=-1)
+
+
+def out_avals(op: Any, xs: Sequence[Any]) -> tuple[Aval, ...]:
+    return infer(op, [Aval(tuple(x.shape), np.dtype(x.dtype)) for x in xs])
+
+
+def _meta(aval: Aval) -> np.ndarray:
+    return np.empty((0,) * len(aval.shape), aval.dtype)
+
+
+def elementwise(op: Any, *xs: Any) -> Any:
+    """Equal-shaped operands, one output of their shape: tf8's kernel blockwise."""
+    (out,) = out_avals(op, xs)
+    index = LETTERS[: len(out.shape)]
+    pairs = [a for x in xs for a in (as_dask(x), index)]
+    return da.blockwise(Block(op), index, *pairs, dtype=out.dtype, meta=_meta(out))
+
+
+def single_chunk(op: Any, *xs: Any) -> Any:
+    """Any op on operands that are each one chunk: tf8's kernel as one task."""
+    chunked = [i for i, x in enumerate(xs) if isinstance(x, da.Array) and x.npartitions > 1]
+    if chunked:
+        i = chunked[0]
+        raise ChunkingError(
+            f"{definition(op).name}: the Dask engine runs this op only on operands that are "
+            f"one chunk, but operand {i} of shape {tuple(xs[i].shape)} has chunks "
+            f"{xs[i].chunks}; rechunk it to one chunk (x.rechunk(-1)) if it fits one worker, "
+            "or compute it first (np.asarray(x)) and call the function with numpy arrays"
+        )
+    outs = out_avals(op, xs)
+    task = dask.delayed(Block(op), pure=True, nout=len(outs) if len(outs) > 1 else None)
+    result = task(*[as_dask(x) for x in xs])
+    if len(outs) == 1:
+        return da.from_delayed(result, outs[0].shape, dtype=outs[0].dtype, meta=_meta(outs[0]))
+    return tuple(
+        da.from_delayed(result[i], a.shape, dtype=a.dtype, meta=_meta(a))
+        for i, a in enumerate(outs)
+    )
+
+
+def along_one_chunk(op: Any, x: Any, axes: Sequence[int], what: str) -> Any:
+    """`x` checked to be one chunk along `axes` (an op batched along the others)."""
+    for axis in axes:
+        if len(x.chunks[axis]) > 1:
+            raise ChunkingError(
+                f"{definition(op).name}: {what} axis {axis} of the operand of shape "
+                f"{tuple(x.shape)} must be one chunk on the Dask engine, but it has chunks "
+                f"{x.chunks[axis]}; rechunk it (x.rechunk({{{axis}: -1}})) or compute first"
+            )
+    return x
+
+
+# --- reductions and contractions ------------------------------------------------------------
+
+
+def _reduction(name: str) -> Kernel:
+    def kernel(op: Any, x: Any) -> Any:
+        axes = tuple(op["axes"])
+        fn = getattr(da, name)
+        if name in ("sum", "prod"):
+            return fn(as_dask(x), axis=axes, dtype=x.dtype)
+        return fn(as_dask(x), axis=axes)
+
+    return kernel
+
+
+def _argreduce(name: str) -> Kernel:
+    return lambda op, x: getattr(da, name)(as_dask(x), axis=op["axis"]).astype(np.int64)
+
+
+def _cumsum(op: Any, x: Any) -> Any:
+    x = as_dask(x)
+    if x.ndim == 0:
+        return x
+    axis = op["axis"]
+    if op["reverse"]:
+        return da.flip(da.cumsum(da.flip(x, axis), axis=axis, dtype=x.dtype), axis)
+    return da.cumsum(x, axis=axis, dtype=x.dtype)
+
+
+def _dot_general(op: Any, x: Any, y: Any) -> Any:
+    """dot_general as an einsum: batch axes, then x's free axes, then y's."""
+    (out,) = out_avals(op, (x, y))
+    (lc, rc), (lb, rb) = op["contracting"], op["batch"]
+    lc, lb = [a % x.ndim for a in lc], [a % x.ndim for a in lb]
+    rc, rb = [a % y.ndim for a in rc], [a % y.ndim for a in rb]
+    letters = iter(LETTERS)
+    xs = [next(letters) for _ in range(x.ndim)]
+    ys = [next(letters) for _ in range(y.ndim)]
+    for a, b in [*zip(lc, rc), *zip(lb, rb)]:
+        ys[b] = xs[a]
+    free_x = [xs[i] for i in range(x.ndim) if i not in lc and i not in lb]
+    free_y = [ys[i] for i in range(y.ndim) if i not in rc and i not in rb]
+    result = "".join([xs[i] for i in lb] + free_x + free_y)
+    spec = f"{''.join(xs)},{''.join(ys)}->{result}"
+    return da.einsum(spec, as_dask(x), as_dask(y), dtype=out.dtype)
+
+
+def _einsum(op: Any, *xs: Any) -> Any:
+    (out,) = out_avals(op, xs)
+    inputs, output, _ = op.payload
+    if any("..." in s for s in (*inputs, output)):
+        return single_chunk(op, *xs)
+    return da.einsum(op.subscripts, *[as_dask(x) for x in xs], dtype=out.dtype)
+
+
+# --- structural -------------------------------------------------------------------------------
+
+
+def _broadcast_in_dim(op: Any, x: Any) -> Any:
+    shape, dims = op["shape"], op["broadcast_dimensions"]
+    expanded = [1] * len(shape)
+    for axis, d in zip(dims, x.shape):
+        expanded[axis] = d
+    return da.broadcast_to(as_dask(x).reshape(expanded), shape)
+
+
+def _convert(op: Any, x: Any) -> Any:
+    x = as_dask(x)
+    target = np.dtype(op["dtype"])
+    if x.dtype.kind == "c" and target.kind != "c":
+        x = x.real
+    return x.astype(target)
+
+
+def _slice(op: Any, x: Any) -> Any:
+    strides = op["strides"] or (1,) * x.ndim
+    return as_dask(x)[tuple(slice(a, b, s) for a, b, s in zip(op["start"], op["limit"], strides))]
+
+
+def _interior(x: Any, value: Any, axis: int, gap: int) -> Any:
+    """`gap` pad values between neighbours along `axis`: each element followed by `gap`
+    values (a new axis after `axis`, merged into it), the trailing ones cut."""
+    n = x.shape[axis]
+    if not gap or n < 2:
+        return x
+    after = (slice(None),) * (axis + 1)
+    fill = da.broadcast_to(value, (*x.shape[: axis + 1], gap, *x.shape[axis + 1 :]))
+    pairs = da.concatenate([x[(*after, None)], fill], axis=axis + 1)
+    merged = pairs.reshape((*x.shape[:axis], n * (gap + 1), *x.shape[axis + 1 :]))
+    return merged[(*after[:axis], slice(0, n + (n - 1) * gap))]
+
+
+def _pad(op: Any, x: Any, value: Any) -> Any:
+    """Interior padding interleaves, edge padding concatenates broadcast pad values, and
+    negative padding crops (all lazily, on any chunking)."""
+    x, value = as_dask(x), as_dask(value)
+    for axis, (lo, hi, gap) in enumerate(op["config"]):
+        x = _interior(x, value, axis, gap)
+        stop = x.shape[axis] + min(hi, 0)
+        x = x[(slice(None),) * axis + (slice(-min(lo, 0), stop),)]
+        parts = []
+        for width in (max(lo, 0), max(hi, 0)):
+            shape = (*x.shape[:axis], width, *x.shape[axis + 1 :])
+            parts.append(da.broadcast_to(value, shape) if width else None)
+        x = da.concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=axis)
+    return x
+
+
+def _iota(op: Any) -> Any:
+    shape, dim = tuple(op["shape"]), op["dimension"]
+    ramp = da.arange(shape[dim], dtype=np.dtype(op["dtype"]))
+    view = [1] * len(shape)
+    view[dim] = shape[dim]
+    return da.broadcast_to(ramp.reshape(view), shape)
+
+
+def _triangle(op: Any, x: Any) -> Any:
+    """tril/triu of the last two axes: a select against a mask (batched over the rest)."""
+    x = as_dask(x)
+    m, n = x.shape[-2:]
+    below = np.tri(m, n, op["k"], dtype=bool)
+    keep = below if op.name == "tril" else ~np.tri(m, n, op["k"] - 1, dtype=bool)
+    return da.where(keep, x, da.zeros((), dtype=x.dtype))
+
+
+def batched(core: int) -> Kernel:
+    """A one-operand, one-result op on the last `core` axes, batched over the leading ones
+    (extract_diag, embed_diag, linalg): tf8's kernel blockwise, the core axes one chunk.
+    Ops with several operands or results run as one task."""
+
+    def kernel(op: Any, *xs: Any) -> Any:
+        outs = out_avals(op, xs)
+        if len(xs) != 1 or len(outs) != 1:
+            return single_chunk(op, *xs)
+        x, (out,) = as_dask(xs[0]), outs
+        along_one_chunk(op, x, range(x.ndim - core, x.ndim), "core")
+        batch = LETTERS[: x.ndim - core]
+        fresh = LETTERS[len(LETTERS) - (len(out.shape) - len(batch) + core) :]
+        ins, outs_index = batch + fresh[:core], batch + fresh[core:]
+        new = {c: out.shape[len(batch) + i] for i, c in enumerate(fresh[core:])}
+        return da.blockwise(
+            Block(op),
+            outs_index,
+            x,
+            ins,
+            dtype=out.dtype,
+            new_axes=new,
+            concatenate=True,
+            meta=_meta(out),
+        )
+
+    return kernel
+
+
+def along_axis(op: Any, *xs: Any) -> Any:
+    """fft along `axis`, sort of one operand along `dimension`: tf8's kernel on each block,
+    the axis one chunk (batched along the others)."""
+    outs = out_avals(op, xs)
+    if len(xs) != 1 or len(outs) != 1:
+        return single_chunk(op, *xs)
+    axis = op.dimension if definition(op).name == "sort" else op.payload[2]
+    x, (out,) = along_one_chunk(op, as_dask(xs[0]), [axis], "the transformed"), outs
+    chunks = tuple((out.shape[axis],) if i == axis else c for i, c in enumerate(x.chunks))
+    return da.map_blocks(Block(op), x, chunks=chunks, dtype=out.dtype, meta=_meta(out))
+
+
+def _static_starts(shape: Sequence[int], sizes: Sequence[int], starts: Sequence[Any]) -> Any:
+    """Clamped start indices when they are known now (numpy constants), else None."""
+    if any(isinstance(s, da.Array) for s in starts):
+        return None
+    return [int(min(max(int(s), 0), d - z)) for s, d, z in zip(starts, shape, sizes)]
+
+
+def _dynamic_slice(op: Any, x: Any, *starts: Any) -> Any:
+    """A slice at constant starts; starts computed in the program: one task (one chunk)."""
+    begin = _static_starts(x.shape, op["slice_sizes"], starts)
+    if begin is None:
+        return single_chunk(op, x, *starts)
+    sizes = op["slice_sizes"]
+    return as_dask(x)[tuple(slice(b, b + z) for b, z in zip(begin, sizes))]
+
+
+def _dynamic_update_slice(op: Any, x: Any, update: Any, *starts: Any) -> Any:
+    """An update at constant starts: `x` cut around the window and concatenated back."""
+    begin = _static_starts(x.shape, update.shape, starts)
+    if begin is None:
+        return single_chunk(op, x, update, *starts)
+
+    def place(part: Any, axis: int) -> Any:
+        if axis == part.ndim:
+            return as_dask(update)
+        b, z = begin[axis], update.shape[axis]
+
+        def cut(lo: int, hi: int) -> Any:
+            return part[(slice(None),) * axis + (slice(lo, hi),)]
+
+        pieces = [cut(0, b), place(cut(b, b + z), axis + 1), cut(b + z, part.shape[axis])]
+        return da.concatenate([p for p in pieces if p.shape[axis]], axis=axis)
+
+    return place(as_dask(x), 0) if x.ndim else as_dask(update)
+
+
+def _embed_diag(op: Any, x: Any) -> Any:
+    """(..., n) → (..., n, n): x[..., j] where row == column j, zero elsewhere."""
+    x = as_dask(x)
+    n = x.shape[-1]
+    eye = da.eye(n, chunks=max(n, 1), dtype=bool) if n else np.zeros((0, 0), bool)
+    return da.where(eye, x[..., None, :], da.zeros((), dtype=x.dtype))
+
+
+def _concatenate(op: Any, *xs: Any) -> Any:
+    return da.concatenate([as_dask(x) for x in xs], axis=op["axis"])
+
+
+STRUCTURAL: dict[str, Kernel] = {
+    "transpose": lambda op, x: da.transpose(as_dask(x), op["permutation"]),
+    "reshape": lambda op, x: da.reshape(as_dask(x), op["shape"]),
+    "broadcast_in_dim": _broadcast_in_dim,
+    "convert": _convert,
+    "slice": _slice,
+    "pad": _pad,
+    "concatenate": _concatenate,
+    "dynamic_slice": _dynamic_slice,
+    "dynamic_update_slice": _dynamic_update_slice,
+    "reverse": lambda op, x: da.flip(as_dask(x), op["axes"]),
+    "iota": _iota,
+    "tril": _triangle,
+    "triu": _triangle,
+    "extract_diag": lambda op, x: da.diagonal(as_dask(x), axis1=-2, axis2=-1),
+    "embed_diag": _embed_diag,
+    "constant": lambda op: op["value"].array,
+}
+
+REDUCTIONS: dict[str, Kernel] = {
+    "reduce_sum": _reduction("sum"),
+    "reduce_prod": _reduction("prod"),
+    "reduce_max": _reduction("max"),
+    "reduce_min": _reduction("min"),
+    "argmax": _argreduce("argmax"),
+    "argmin": _argreduce("argmin"),
+    "cumsum": _cumsum,
+    "dot_general": _dot_general,
+}
+
+# Rows that stay on the host or need sizes known only while running: the engine refuses them.
+REFUSED = {"shape_of", "dynamic_truncate", "pad_to_match"}
+
+
+def _table() -> dict[Any, Kernel]:
+    from tf8.ops.extension.einsum import Einsum
+    from tf8.ops.extension.fft import FFT
+    from tf8.ops.extension.linalg import kernels as linalg
+    from tf8.ops.extension.sort import Sort
+
+    table: dict[Any, Kernel] = {}
+    for name, row in CATALOG.items():
+        if name in REFUSED:
+            continue
+        if row.category in (Category.ELEMENTWISE, Category.ANALYTIC):
+            table[name] = elementwise
+        else:
+            table[name] = single_chunk
+    table.update(STRUCTURAL)
+    table.update(REDUCTIONS)
+    for cls in linalg.KERNELS:  # matrices batched along unchunked matrix axes
+        table[cls] = batched(2)
+    table.update({Einsum: _einsum, FFT: along_axis, Sort: along_axis})
+    return table
+
+
+KERNELS = _table()
