@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ParameterError
+from tf8.graph.caches import Table
 from tf8.ops.catalog import CATALOG, Row
 from tf8.ops.shapes import Dim, DimExpr, shape_str
 
@@ -74,7 +75,7 @@ class Aval:
         return f"{self.dtype}{shape_str(self.shape)}"
 
 
-_AVALS: dict[tuple, Aval] = {}
+_AVALS = Table("plan", "avals")
 
 
 def aval_of(shape: tuple[Dim, ...], dtype: np.dtype) -> Aval:
@@ -83,9 +84,8 @@ def aval_of(shape: tuple[Dim, ...], dtype: np.dtype) -> Aval:
     key = (shape, dtype)
     aval = _AVALS.get(key)
     if aval is None:
-        if len(_AVALS) >= 4096:
-            _AVALS.clear()
-        aval = _AVALS[key] = Aval(shape, dtype)
+        aval = Aval(shape, dtype)
+        _AVALS.put(key, aval)
     return aval
 
 
@@ -234,8 +234,7 @@ def plain_primitive(name: str, input_count: int) -> Primitive:
     return op
 
 
-_MADE: dict[tuple, Primitive] = {}
-_MADE_LIMIT = 1 << 14
+_MADE = Table("plan", "primitives")
 
 
 def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primitive:
@@ -253,9 +252,7 @@ def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primi
         op = Primitive(name, input_count, **params)
         literal = any(isinstance(v, ConstantValue) for _, v in op.params)  # keep no array alive
         if not literal and not any(callable(v) for v in PARAM_DEFAULTS.get(name, {}).values()):
-            if len(_MADE) >= _MADE_LIMIT:
-                _MADE.clear()
-            _MADE[key] = op
+            _MADE.put(key, op)
     return op
 
 

@@ -1,14 +1,14 @@
 """Runtime.prepare(compiled) → Prepared; Prepared.run(*arrays) → list of numpy arrays.
 
 The prepare cache is keyed by the semantic fingerprint (+ the pass configuration): a hit is
-one dict lookup, never a second lowering. Bindings are not part of the fingerprint, so a
-cached PreparedProgram serves every CompiledGraph of the same structure.
+one LRU lookup, never a second lowering; it keeps `tf8.config.tf8_prepare_cache_size`
+programs, least recently used first out (`Runtime.cache_stats`). Bindings are not part of
+the fingerprint, so a cached PreparedProgram serves every CompiledGraph of the same structure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,6 +17,7 @@ from tf8.compiler import CompiledGraph
 from tf8.compiler.dot import Drawable
 from tf8.errors import CompileError, RunDTypeError, RunInputError, ShapeGuardError
 from tf8.graph import ValueKey
+from tf8.graph.caches import LRUCache
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, has_symbolic, shape_str
@@ -27,12 +28,6 @@ from .engines import Engine, get_engine
 from .exec_program import ExecProgram
 from .passes import DEFAULT_PASSES, Pass, PassStats, stats_table
 from .tiers import PreparedProgram
-
-
-@dataclass
-class CacheStats:
-    hits: int = 0
-    misses: int = 0
 
 
 def _evaluate_param(value: Any, env: Mapping[str, int]) -> Any:
@@ -72,8 +67,7 @@ class Runtime:
         # None: lean first runs, optimised from the second (or at once for large arrays);
         # True / False: always optimised / always lean.
         self.optimise = optimise
-        self._cache: dict[Any, PreparedProgram] = {}
-        self.cache_stats = CacheStats()
+        self._cache = LRUCache("prepare", "runtime prepare cache")
 
     def prepare(self, compiled: CompiledGraph) -> Prepared:
         if not isinstance(compiled, CompiledGraph):
@@ -81,22 +75,23 @@ class Runtime:
                 f"Runtime.prepare takes a CompiledGraph (from GraphCompiler.compile), "
                 f"got {type(compiled).__name__}"
             )
-        key = compiled.fingerprint
-        prepared = self._cache.get(key)
-        if prepared is None:
-            self.cache_stats.misses += 1
-            prepared = PreparedProgram(
+        prepared = self._cache.get_or_make(
+            compiled.fingerprint,
+            lambda: PreparedProgram(
                 compiled.program,
                 self.host,
                 self.passes,
                 self.regions,
                 self.optimise,
                 guests=self.engines[:-1],
-            )
-            self._cache[key] = prepared
-        else:
-            self.cache_stats.hits += 1
+            ),
+        )
         return Prepared(compiled, prepared)
+
+    @property
+    def cache_stats(self) -> LRUCache:
+        """The prepare cache: `.hits`, `.misses`, `.evictions`, `.stats()`."""
+        return self._cache
 
     def clear_cache(self) -> None:
         self._cache.clear()
