@@ -182,7 +182,8 @@ class Prepared(Drawable):
             return interpret(program, engine.kernel, specialize, values, env, engine.quiet)
         if prepared.lean:
             prepared.note_run()
-        return prepared.run_fn(values, prepared.ops_for(env, specialize))
+        tier = prepared.current
+        return tier.run_fn(values, tier.ops_for(env, specialize))
 
     def run_unchecked(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         """`run` without input checks, for callers that already guarantee every array's
@@ -193,7 +194,8 @@ class Prepared(Drawable):
         prepared = self.prepared
         if prepared.lean:
             prepared.note_run()
-        return prepared.run_fn([*arrays, *tail], prepared.ops)
+        tier = prepared.current
+        return tier.run_fn([*arrays, *tail], tier.ops)
 
     def _override(self, values: list[Any], bindings: Mapping[ValueKey | str, Any]) -> None:
         inputs = self.compiled.inputs
