@@ -123,8 +123,8 @@ def test_cache_info_sums_every_cache_by_kind():
     info = tf8.cache_info()
     assert {"jit", "prepare", "plans", "primitives", "avals"} <= set(info)
     for stats in info.values():
-        assert set(stats) == {"hits", "misses", "evictions", "size", "maxsize"}
-        assert 0 <= stats["size"] <= stats["maxsize"]
+        assert set(stats) == {"caches", "hits", "misses", "evictions", "size", "maxsize"}
+        assert 0 <= stats["size"] <= stats["maxsize"] * stats["caches"]
 
 
 def test_the_lru_cache_and_table_on_their_own(cache_sizes):

@@ -177,12 +177,17 @@ class Table(dict, _Counted):
 
 
 def cache_info() -> dict[str, dict[str, int]]:
-    """The statistics of every live cache summed by kind, plus each table by name."""
+    """The statistics of every live cache: LRU caches summed by kind ("jit": every jitted
+    function's, "prepare": every runtime's), tables by name ("plans", "primitives",
+    "avals"). `caches` counts the caches summed; `maxsize` bounds each one of them."""
     summary: dict[str, dict[str, int]] = {}
     for cache in list(_LIVE):
         stats = cache.stats()
         label = cache.kind if isinstance(cache, LRUCache) else cache.name
-        into = summary.setdefault(label, {"hits": 0, "misses": 0, "evictions": 0, "size": 0})
+        into = summary.setdefault(
+            label, {"caches": 0, "hits": 0, "misses": 0, "evictions": 0, "size": 0}
+        )
+        into["caches"] += 1
         for field in ("hits", "misses", "evictions", "size"):
             into[field] += stats[field]
         into["maxsize"] = stats["maxsize"]
