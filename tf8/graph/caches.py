@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
-__all__ = ["LRUCache", "Table", "cache_info", "cache_size", "set_cache_size"]
+__all__ = ["LRUCache", "Table", "cache_info", "cache_size", "clear_caches", "set_cache_size"]
 
 # kind -> maximum entries per cache of that kind (tf8.config sets them)
 SIZES: dict[str, int] = {"prepare": 512, "jit": 256, "plan": 1 << 16}
@@ -192,3 +192,10 @@ def cache_info() -> dict[str, dict[str, int]]:
             into[field] += stats[field]
         into["maxsize"] = stats["maxsize"]
     return summary
+
+
+def clear_caches() -> None:
+    """Empty every cache (as `jax.clear_caches`): later calls trace, plan and prepare anew."""
+    for cache in list(_LIVE):
+        with cache.lock:
+            cache.clear()
