@@ -357,7 +357,7 @@ JAX_OPTIONS = {
 def _check_jax_options(options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - set(JAX_OPTIONS))
     if unknown:
-        raise TypeError(
+        raise TracingError(
             f"jit got unexpected keyword argument(s) {unknown} (tf8 accepts "
             f"static_argnums, static_argnames, engine, {', '.join(sorted(JAX_OPTIONS))})"
         )
@@ -366,7 +366,7 @@ def _check_jax_options(options: dict[str, Any]) -> None:
         items = value if isinstance(value, (tuple, list)) else (value,)
         kind = int if name == "donate_argnums" else str
         if not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
-            raise TypeError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
+            raise TracingError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
 
 
 def jit(
