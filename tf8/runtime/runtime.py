@@ -15,7 +15,14 @@ import numpy as np
 
 from tf8.compiler import CompiledGraph
 from tf8.compiler.dot import Drawable
-from tf8.errors import CompileError, RunDTypeError, RunInputError, ShapeGuardError
+from tf8.errors import (
+    CompileError,
+    EngineError,
+    ParameterError,
+    RunDTypeError,
+    RunInputError,
+    ShapeGuardError,
+)
 from tf8.graph import ValueKey
 from tf8.graph.caches import LRUCache
 from tf8.ops import dtypes as dt
@@ -58,11 +65,23 @@ class Runtime:
     ) -> None:
         # The engines in order of preference; the numpy engine (the host, which runs every op)
         # is always there, last, and takes what the others lack.
+        if isinstance(engines, str):
+            raise EngineError(
+                f"Runtime(engines=...) takes a list of engine names, got the string {engines!r} "
+                f"(write engines=[{engines!r}])"
+            )
+        if optimise not in (None, True, False):
+            raise ParameterError(f"Runtime: optimise must be None, True or False, got {optimise!r}")
         chosen = [get_engine(e) for e in engines or ()]
         host = next((e for e in chosen if e.name == "numpy"), None) or get_engine("numpy")
         self.host = host
         self.engines = (*[e for e in chosen if e is not host], host)
-        self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
+        try:
+            self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
+        except TypeError:
+            raise ParameterError(
+                f"Runtime: passes must be a sequence of passes, got {type(passes).__name__}"
+            ) from None
         self.regions = regions  # blocked elementwise regions (codegen) on or off
         # None: lean first runs, optimised from the second (or at once for large arrays);
         # True / False: always optimised / always lean.
