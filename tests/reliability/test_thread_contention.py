@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -80,11 +81,8 @@ def test_eight_threads_get_the_serial_answers_and_consistent_caches(cache_sizes)
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-5)  # switch threads often: the finest interleaving we can force
     try:
-        workers = [threading.Thread(target=thread, args=(i,)) for i in range(THREADS)]
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
+        with ThreadPoolExecutor(THREADS) as pool:
+            list(pool.map(thread, range(THREADS)))
     finally:
         sys.setswitchinterval(interval)
     assert not failures, failures[:5]
