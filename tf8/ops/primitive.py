@@ -76,13 +76,14 @@ class Aval:
 
 
 _AVALS = Table("plan", "avals")
+_aval_get = _AVALS.get  # bound once: the table is refilled in place, never replaced
 
 
 def aval_of(shape: tuple[Dim, ...], dtype: np.dtype) -> Aval:
     """The Aval of `shape` and `dtype`, shared between callers (plan lookups then compare
     avals by identity)."""
     key = (shape, dtype)
-    aval = _AVALS.get(key)
+    aval = _aval_get(key)
     if aval is None:
         aval = Aval(shape, dtype)
         _AVALS.put(key, aval)
@@ -235,6 +236,7 @@ def plain_primitive(name: str, input_count: int) -> Primitive:
 
 
 _MADE = Table("plan", "primitives")
+_made_get = _MADE.get  # bound once: the table is refilled in place, never replaced
 
 
 def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primitive:
@@ -245,7 +247,7 @@ def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primi
     try:
         # Types are part of the key, as of Primitive equality: axis=1 is not axis=True.
         key = (name, input_count, *[(k, type(v), v) for k, v in params.items()])
-        op = _MADE.get(key)
+        op = _made_get(key)
     except TypeError:  # an unhashable parameter (a list): build it every time
         return Primitive(name, input_count, **params)
     if op is None:

@@ -192,7 +192,6 @@ class PreparedProgram:
         return self.optimise()._optimised[3]  # type: ignore[index]
 
 
-
 class Tier:
     """A run function and the ops it takes (specialised per set of dimension sizes)."""
 
