@@ -197,3 +197,16 @@ def test_a_function_raising_while_traced_caches_no_trace():
     assert g.cache_info()["size"] == 0
     state["fail"] = False
     np.testing.assert_allclose(g(np.ones(3)), np.tanh(np.ones(3)))
+
+
+def test_a_recorded_value_whose_evaluation_failed_is_computed_next_time(fragile):
+    x = np.linspace(-1.0, 2.0, 5)
+    with tf8.recording():
+        y = fragile(tf8.tensor(x)) * 2.0
+        warm = fragile(tf8.tensor(x + 1.0)) * 2.0  # the same program: prepared here
+    np.testing.assert_allclose(np.asarray(warm), 2 * (x + 1.0) ** 3, rtol=1e-15)
+    Switch.on = True
+    _expect_failure(lambda: np.asarray(y), MemoryError, "injected")
+    Switch.on = False
+    np.testing.assert_allclose(np.asarray(y), 2 * x**3, rtol=1e-15)
+    np.testing.assert_allclose(tf8.evaluate([y])[0], 2 * x**3, rtol=1e-15)
