@@ -30,6 +30,7 @@ from tf8.ad import (
 )
 from tf8.api import evaluate
 from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
+from tf8.graph.caches import cache_info, clear_caches
 from tf8.jit import jit, make_program
 from tf8.runtime import NumpyEngine, Prepared, Runtime
 from tf8.testing import check_grads
@@ -50,7 +51,9 @@ __all__ = [
     "Runtime",
     "SemanticFingerprint",
     "TracedTensor",
+    "cache_info",
     "check_grads",
+    "clear_caches",
     "checkpoint",
     "checkpoint_policies",
     "custom_jvp",

@@ -10,6 +10,16 @@ Options (`tf8.config.options()` lists them):
 - `tf8_default_engine` (`TF8_DEFAULT_ENGINE`, default "numpy"): the engine `tf8.jit` runs
   compiled programs on when no `engine=` is given. An unknown engine, or one whose optional
   extra is not installed, raises `tf8.errors.EngineError` naming the `pip install` needed.
+- `tf8_prepare_cache_size` (`TF8_PREPARE_CACHE_SIZE`, default 512): prepared programs each
+  runtime keeps (least recently used first out).
+- `tf8_jit_cache_size` (`TF8_JIT_CACHE_SIZE`, default 256): argument signatures each jitted
+  function keeps traced (least recently used first out).
+- `tf8_plan_cache_size` (`TF8_PLAN_CACHE_SIZE`, default 65536): entries of each per-op table
+  eager dispatch reads (an op's plan on its avals, shared primitives, shared avals); a full
+  table drops its older half.
+
+A size is a positive int; lowering one evicts at once. `tf8.cache_info()` reports every
+cache's hits, misses, evictions and size.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tf8.errors import ParameterError
+from tf8.graph import caches
 from tf8.runtime.engines import get_engine
 
 __all__ = ["Config", "config", "options", "update"]
@@ -30,6 +41,22 @@ def _engine_name(value: Any) -> str:
         raise ParameterError(f"tf8_default_engine: expected an engine name, got {value!r}")
     get_engine(value)  # raises EngineError for an unknown or uninstalled engine
     return value
+
+
+def _cache_size(kind: str) -> Callable[[Any], int]:
+    """The check of option tf8_{kind}_cache_size: a positive int (or its text, from the
+    environment), applied to every cache of that kind at once."""
+    name = f"tf8_{kind}_cache_size"
+
+    def check(value: Any) -> int:
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ParameterError(f"{name}: expected a positive int (entries), got {value!r}")
+        caches.set_cache_size(kind, value)
+        return value
+
+    return check
 
 
 @dataclass(frozen=True)
@@ -51,6 +78,20 @@ OPTIONS: dict[str, Option] = {
             _engine_name,
             "the engine tf8.jit compiles for when no engine= is given",
         ),
+        *[
+            Option(
+                f"tf8_{kind}_cache_size",
+                caches.cache_size(kind),
+                f"TF8_{kind.upper()}_CACHE_SIZE",
+                _cache_size(kind),
+                doc,
+            )
+            for kind, doc in [
+                ("prepare", "prepared programs each runtime keeps (LRU)"),
+                ("jit", "argument signatures each jitted function keeps (LRU)"),
+                ("plan", "entries of each per-op eager table (a full one drops its older half)"),
+            ]
+        ],
     ]
 }
 
@@ -65,6 +106,9 @@ class Config:
             values[option.name] = option.default if raw in (None, "") else raw
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_checked", set())
+        for name in OPTIONS:
+            if name.endswith("_cache_size"):  # the caches take their size from the start
+                getattr(self, name)
 
     def __getattr__(self, name: str) -> Any:
         if name not in OPTIONS:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ParameterError
+from tf8.errors import AxisError, ParameterError
 from tf8.lax.builders import convert
 from tf8.lax.fft import transform
 from tf8.numpy._core import constant
@@ -194,4 +194,7 @@ def _shift(x: Any, axes: int | Sequence[int] | None, amount: Any) -> TracedTenso
         axes = (int(axes),)
     if not axes:
         return t
+    for ax in axes:
+        if not -t.ndim <= ax < t.ndim:
+            raise AxisError(f"fftshift: axis {ax} is out of range for an array of {t.ndim} axes")
     return roll(t, [amount(t.shape[ax]) for ax in axes], tuple(axes))

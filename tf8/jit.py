@@ -1,11 +1,13 @@
 """`jit`: trace a function once per signature, compile it, and run the prepared program.
 
 The cache is keyed by the pytree structure of the dynamic arguments, each leaf's shape and
-dtype, and the static arguments' values. A miss traces the function on placeholders (inside
-`transform_scope`), compiles with the placeholders as ordered inputs and prepares the result
-on the default runtime; a hit is a flatten, a dict lookup, `Prepared.run_unchecked` and an
-unflatten. Inside another transform (or on unbound TracedTensors) a jitted function is
-simply called: the outer transform traces and compiles everything anyway, so jit nests.
+dtype, and the static arguments' values: LRU caches of `tf8.config.tf8_jit_cache_size`
+signatures each (`cache_info()` counts hits, misses and evictions). A miss traces the
+function on placeholders (inside `transform_scope`), compiles with the placeholders as
+ordered inputs and prepares the result on the default runtime; a hit is a flatten, an LRU
+lookup, `Prepared.run_unchecked` and an unflatten. Inside another transform (or on unbound
+TracedTensors) a jitted function is simply called: the outer transform traces and compiles
+everything anyway, so jit nests.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from tf8 import api
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
 from tf8.graph import materialize_merge
+from tf8.graph.caches import LRUCache
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import concrete_array, foreign_array
 from tf8.runtime.engines import lazy_engine
@@ -82,7 +85,7 @@ def _no_outputs(values: Sequence[Any]) -> list[np.ndarray]:
 class Jitted:
     """A jit-compiled function: call it like the original; `lower(*args)` shows the program.
 
-    `trace_count` counts traces (cache misses); `cache_info()` reports hits, misses, size.
+    `trace_count` counts traces; `cache_info()` reports hits, misses, evictions and size.
     """
 
     def __init__(
@@ -103,11 +106,13 @@ class Jitted:
         self._engine = engine  # None: tf8.config.tf8_default_engine when a signature is traced
         self._static = StaticArgs(fun, static_argnums, static_argnames)
         self._has_static = bool(self._static)
-        self._entries: dict[Hashable, _Entry] = {}  # structure, raw leaf types → entry
-        self._array_entries: dict[Hashable, _Entry] = {}  # positional ndarrays' shapes, dtypes
-        self._traces: dict[Hashable, _Trace] = {}  # shapes and dtypes → trace
+        name = self._name()
+        # structure, raw leaf types → entry; positional ndarrays' shapes, dtypes → entry;
+        # shapes and dtypes → trace. Each is LRU with its own lock.
+        self._entries = LRUCache("jit", f"jit entries of {name}")
+        self._array_entries = LRUCache("jit", f"jit array entries of {name}")
+        self._traces = LRUCache("jit", f"jit traces of {name}")
         self.trace_count = 0
-        self.hits = 0
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         """A jitted function stored on a class binds like a method: `self` becomes argument 0
@@ -126,7 +131,6 @@ class Jitted:
             if arrays_only:
                 entry = self._array_entries.get(shapes)
                 if entry is not None:
-                    self.hits += 1
                     return self._execute(entry, list(args))
         if self._has_static or kwargs:
             dynamic, statics = self._static.split(args, kwargs)
@@ -152,9 +156,7 @@ class Jitted:
         if entry is None:
             entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
             if arrays_only:
-                self._array_entries[shapes] = entry
-        else:
-            self.hits += 1
+                self._array_entries.put(shapes, entry)
         return self._execute(entry, leaves)
 
     def _execute(self, entry: _Entry, leaves: list[Any]) -> Any:
@@ -189,9 +191,24 @@ class Jitted:
             raise TracingError(f"{self._name()} returns no arrays, so there is no program")
         return trace.compiled
 
+    @property
+    def hits(self) -> int:
+        """Calls that found their signature cached."""
+        return self._array_entries.hits + self._entries.hits
+
     def cache_info(self) -> dict[str, int]:
-        """Hits, misses (traces) and the number of cached signatures."""
-        return {"hits": self.hits, "misses": self.trace_count, "size": len(self._traces)}
+        """Calls that found their signature cached (hits) or not (misses; each misses a
+        trace too unless an equal shape/dtype signature was traced), evictions (LRU, at
+        `tf8.config.tf8_jit_cache_size` signatures), the traced signatures kept (size) and
+        the traces made (traces)."""
+        caches = (self._entries, self._array_entries, self._traces)
+        return {
+            "hits": self.hits,
+            "misses": self._entries.misses,
+            "evictions": sum(c.evictions for c in caches),
+            "size": len(self._traces),
+            "traces": self.trace_count,
+        }
 
     def clear_cache(self) -> None:
         self._entries.clear()
@@ -218,9 +235,7 @@ class Jitted:
         engine = self._placed(leaves)
         trace = self._trace((treedef, statics, avals, engine), treedef, statics, avals, engine)
         convert = any(a is not leaf for a, leaf in zip(arrays, leaves))
-        entry = _Entry(trace, convert)
-        self._entries[key] = entry
-        return entry
+        return self._entries.put(key, _Entry(trace, convert))
 
     def _trace(
         self,
@@ -237,7 +252,8 @@ class Jitted:
             inputs = [_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
             dynamic = treedef.unflatten(inputs)
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
-            self.trace_count += 1
+            with self._traces.lock:
+                self.trace_count += 1
             result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
@@ -260,8 +276,7 @@ class Jitted:
             scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
             order = None if used == list(range(len(inputs))) else tuple(used)
             trace = _Trace(compiled, order, out_tree, scalars, engine)
-        self._traces[key] = trace
-        return trace
+        return self._traces.put(key, trace)
 
     def _output(self, leaf: Any, index: int, out_tree: PyTreeDef) -> TracedTensor:
         if isinstance(leaf, TracedTensor):
@@ -368,7 +383,7 @@ JAX_OPTIONS = {
 def _check_jax_options(options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - set(JAX_OPTIONS))
     if unknown:
-        raise TypeError(
+        raise TracingError(
             f"jit got unexpected keyword argument(s) {unknown} (tf8 accepts "
             f"static_argnums, static_argnames, engine, {', '.join(sorted(JAX_OPTIONS))})"
         )
@@ -377,7 +392,7 @@ def _check_jax_options(options: dict[str, Any]) -> None:
         items = value if isinstance(value, (tuple, list)) else (value,)
         kind = int if name == "donate_argnums" else str
         if not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
-            raise TypeError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
+            raise TracingError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
 
 
 def jit(

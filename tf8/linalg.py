@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tf8.errors import ParameterError, ShapeError
+from tf8.errors import DTypeError, ParameterError, ShapeError
 from tf8.lax.builders import compare, convert, full, mul, reduce_sum, reshape, transpose, unary
 from tf8.lax.core import apply, apply1
 from tf8.lax.linalg import as_matrix, as_system, unvector
@@ -259,7 +259,9 @@ def matrix_power(a: Any, n: int) -> TracedTensor:
     try:
         n = operator.index(n)
     except TypeError:
-        raise TypeError(f"matrix_power: exponent must be an integer, got {n!r}") from None
+        raise DTypeError(
+            f"matrix_power: exponent must be an integer, got {type(n).__name__} {n!r}"
+        ) from None
     x = tensor(a)
     if x.ndim < 2:
         raise ShapeError(f"matrix_power: needs a matrix, got {shape_str(x.shape)}")

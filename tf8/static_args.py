@@ -120,8 +120,14 @@ def _resolve(
     argnums: int | Iterable[int],
     argnames: str | Iterable[str],
 ) -> tuple[frozenset[int], frozenset[str]]:
-    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-    names = (argnames,) if isinstance(argnames, str) else tuple(argnames)
+    try:
+        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        names = (argnames,) if isinstance(argnames, str) else tuple(argnames)
+    except TypeError:
+        raise TracingError(
+            "static_argnums must be an int or ints and static_argnames a string or strings, "
+            f"got static_argnums={argnums!r}, static_argnames={argnames!r}"
+        ) from None
     for n in nums:
         if not isinstance(n, int) or isinstance(n, bool):
             raise TracingError(f"static_argnums must be ints, got {n!r}")

@@ -24,6 +24,7 @@ from tf8.errors import (
     ConcretizationError,
     ConversionError,
     InPlaceAssignmentError,
+    ParameterError,
     ShapeError,
     TracerArrayConversionError,
     TracingError,
@@ -422,5 +423,10 @@ def placeholder(
     shape: Sequence[int | str | Any], dtype: Any = "float64", name: str | None = None
 ) -> TracedTensor:
     """An unbound leaf: dims may be ints or names (`("n", 3)`) for symbolic shapes."""
+    if isinstance(shape, str):  # each letter would become a dimension
+        raise ParameterError(
+            f"placeholder: shape must be a tuple of ints or names, got the string {shape!r} "
+            f"(write ({shape!r},) for one named dimension)"
+        )
     dims = tuple(as_dim(d) for d in shape)
     return _leaf(None, Aval(dims, dt.as_dtype(dtype)), name, "placeholder")

@@ -52,7 +52,7 @@ def test_traces_once_per_signature():
     f(x + 1.0)  # new values, same shape and dtype
     assert len(traces) == 1
     assert f.trace_count == 1
-    assert f.cache_info() == {"hits": 10, "misses": 1, "size": 1}
+    assert f.cache_info() == {"hits": 10, "misses": 1, "evictions": 0, "size": 1, "traces": 1}
 
 
 def test_retraces_on_new_shape_or_dtype():

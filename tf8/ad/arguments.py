@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from tf8 import traced
+from tf8.errors import TracingError
 from tf8.graph import PRIMARY, ValueKey, materialize_merge
 from tf8.lax.builders import zeros
 from tf8.ops import dtypes as dt
@@ -26,6 +27,13 @@ from tf8.traced import TracedTensor, evaluate_all, in_transform
 from .walk import substitute
 
 _uids = itertools.count(1)
+
+
+def check_callable(fun: Any, what: str) -> None:
+    """Raise TracingError when the function given to transform `what` cannot be called (at
+    once, as JAX does, not when the transformed function is first called)."""
+    if not callable(fun):
+        raise TracingError(f"{what} expects a callable, got {type(fun).__name__}: {fun!r:.60}")
 
 
 def as_traced(value: Any) -> TracedTensor:

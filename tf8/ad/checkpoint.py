@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tf8 import tree
+from tf8.errors import TracingError
 from tf8.graph import materialize_merge
 from tf8.lax.control import Closure
 from tf8.lax.control.checks import flatten
@@ -25,6 +26,8 @@ from tf8.lax.core import apply
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.control import Checkpoint, ClosedProgram
 from tf8.ops.primitive import Aval
+
+from .arguments import check_callable
 
 Policy = Callable[..., bool]  # policy(op, *input_avals) -> may this op's outputs be saved?
 
@@ -96,11 +99,26 @@ def checkpoint(
     """`fun` whose intermediates reverse mode recomputes in the backward pass instead of
     keeping them (except those `policy` saves). `prevent_cse` is accepted for JAX's sake: the
     recomputation lives in its own sub-program, so it never merges with the forward pass."""
+    check_callable(fun, "checkpoint")
+    if policy is not None and not callable(policy):
+        raise TracingError(
+            "checkpoint: policy must be None or a callable policy(op, *input_avals) -> bool "
+            f"(see tf8.checkpoint_policies), got {type(policy).__name__}: {policy!r:.60}"
+        )
     static = {static_argnums} if isinstance(static_argnums, int) else set(static_argnums)
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in static):
+        raise TracingError(f"checkpoint: static_argnums must be ints, got {static_argnums!r}")
 
     @functools.wraps(fun)
     def checkpointed(*args: Any, **kwargs: Any) -> Any:
-        fixed = {i % len(args) for i in static} if args else set()
+        outside = sorted(i for i in static if not -len(args) <= i < len(args))
+        if outside:
+            raise TracingError(
+                f"checkpoint: static_argnums={tuple(sorted(static))} but "
+                f"{getattr(fun, '__name__', 'the function')} was called with {len(args)} "
+                f"positional argument(s), so argument {outside[0]} does not exist"
+            )
+        fixed = {i % len(args) for i in static}
         dynamic = [a for i, a in enumerate(args) if i not in fixed]
         leaves, in_def = flatten((dynamic, kwargs))
         closure = Closure()

@@ -18,7 +18,7 @@ from tf8.lax.core import apply
 from tf8.ops.extension import ExtensionOp
 from tf8.ops.primitive import Aval
 
-from .arguments import as_traced
+from .arguments import as_traced, check_callable
 from .transforms import shapes_match
 
 
@@ -209,6 +209,7 @@ class custom_jvp:  # noqa: N801 - JAX's name
     first (`f_jvp(*nondiff, primals, tangents)`), as in JAX."""
 
     def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()) -> None:
+        check_callable(fun, "custom_jvp")
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.jvp_rule: Callable | None = None
@@ -315,6 +316,7 @@ class custom_vjp:  # noqa: N801 - JAX's name
     argument, None for a zero one). Arguments may be pytrees and be passed by keyword."""
 
     def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()) -> None:
+        check_callable(fun, "custom_vjp")
         self.fun = fun
         self.nondiff_argnums = tuple(nondiff_argnums)
         self.fwd: Callable | None = None

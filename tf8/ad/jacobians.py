@@ -22,7 +22,7 @@ from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
-from .arguments import as_traced, check_differentiable, fresh_leaf
+from .arguments import as_traced, check_callable, check_differentiable, fresh_leaf
 from .batching import batch_graph
 from .batching.core import at_front, moveaxis
 from .linearize import jvp_graph, transpose_graph
@@ -85,6 +85,7 @@ def _jacobian(
     single = isinstance(argnums, int)
     nums = (argnums,) if single else tuple(argnums)
     what = "jacfwd" if mode == "fwd" else "jacrev"
+    check_callable(fun, what)
 
     def jac(*args: Any) -> Any:
         arguments, out, defs = _trace(fun, args, {}, nums, what)

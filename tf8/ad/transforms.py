@@ -25,7 +25,14 @@ from tf8.traced import (
     value_scope,
 )
 
-from .arguments import Arguments, as_traced, check_differentiable, fresh_leaf, zeros_for
+from .arguments import (
+    Arguments,
+    as_traced,
+    check_callable,
+    check_differentiable,
+    fresh_leaf,
+    zeros_for,
+)
 from .forward import ForwardTape
 from .linearize import jvp_graph, transpose_graph
 from .tape import results, run_on_tape, tape_ready
@@ -131,6 +138,7 @@ def value_and_grad(
     holomorphic: bool = False,
 ) -> Callable:
     """f(*args) → (value, gradient of the scalar output w.r.t. args[argnums])."""
+    check_callable(fun, "grad")
     single = isinstance(argnums, int)
     nums = (argnums,) if single else tuple(argnums)
 
@@ -217,8 +225,12 @@ def _check_scalar_output(out: TracedTensor, what: str, holomorphic: bool) -> Non
 
 def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
     """(f(*primals), J·tangents): forward mode, tangents given per primal (pytrees)."""
+    check_callable(fun, "jvp")
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
-        raise TypeError("jvp takes primals and tangents as tuples or lists of arguments")
+        raise DifferentiationError(
+            "jvp takes primals and tangents as tuples or lists of arguments, got "
+            f"{type(primals).__name__} and {type(tangents).__name__}"
+        )
     if len(primals) != len(tangents):
         raise TreeStructureError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
     nums = tuple(range(len(primals)))
@@ -280,6 +292,7 @@ def _like_dtype(value: Any, dtype: np.dtype, what: str) -> TracedTensor:
 
 def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
     """(f(*primals), f_jvp) where f_jvp(*tangents) evaluates the linearised map."""
+    check_callable(fun, "linearize")
     arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))), "linearize")
     outs, out_def = _flat_outputs(out)
     tangents = _tangent_leaves(arguments)
@@ -302,6 +315,7 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
+    check_callable(fun, "vjp")
     nums = tuple(range(len(primals)))
     if tape_ready(primals, nums):
         try:
@@ -389,6 +403,7 @@ def hvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
 
 def linear_transpose(fun: Callable, *primals: Any) -> Callable:
     """The transpose of the linear function `fun` at inputs shaped like `primals`."""
+    check_callable(fun, "linear_transpose")
     arguments, out, defs = _trace(fun, primals, {}, tuple(range(len(primals))), "linear_transpose")
     outs, out_def = _flat_outputs(out)
     inputs = arguments.leaves

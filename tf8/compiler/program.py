@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from tf8.graph import keys
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import ShapeGuard, dim_key
 
@@ -47,16 +47,20 @@ class SemanticFingerprint:
 
     Value numbering is the program's own SSA numbering, which depends only on structure, so
     equal structures built from different data (or different leaf keys) fingerprint equal.
+
+    It keeps the structural text it hashes: two fingerprints made by `of` are equal only when
+    their texts are, so even a 128-bit collision (tests force one by patching
+    `tf8.graph.keys.digest128`) never makes the prepare cache confuse two programs.
     """
 
-    __slots__ = ("_digest",)
+    __slots__ = ("_digest", "_text")
 
-    def __init__(self, digest: bytes) -> None:
+    def __init__(self, digest: bytes, text: bytes | None = None) -> None:
         self._digest = digest
+        self._text = text
 
     @classmethod
     def of(cls, program: SemanticProgram) -> SemanticFingerprint:
-        h = hashlib.blake2b(digest_size=16)
         parts: list[str] = []
         for aval, bound in zip(program.input_avals, program.input_bound):
             parts.append(f"in {aval.dtype} {','.join(dim_key(d) for d in aval.shape)} {int(bound)}")
@@ -65,8 +69,8 @@ class SemanticFingerprint:
         parts.append(f"out {program.output_slots}")
         for guard in program.guards:
             parts.append(f"guard {dim_key(guard.lhs)}={dim_key(guard.rhs)}")
-        h.update("\n".join(parts).encode())
-        return cls(h.digest())
+        text = "\n".join(parts).encode()
+        return cls(keys.digest128(text).to_bytes(16, "little"), text)
 
     def __bytes__(self) -> bytes:
         return self._digest
@@ -75,7 +79,10 @@ class SemanticFingerprint:
         return int.from_bytes(self._digest[:8], "little")
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, SemanticFingerprint) and self._digest == other._digest
+        if not isinstance(other, SemanticFingerprint) or self._digest != other._digest:
+            return False
+        mine, theirs = self._text, other._text
+        return mine is None or theirs is None or mine == theirs
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, SemanticFingerprint):

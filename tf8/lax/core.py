@@ -40,6 +40,10 @@ from .values import node_of, remember_value
 
 __all__ = ["apply", "apply1", "concrete", "eager_now", "merge_bindings", "record"]
 
+# PLANS.get bound once (the table is emptied and refilled in place, never replaced): a bound
+# builtin is the cheapest lookup eager dispatch can make per op.
+_plan_of = PLANS.get
+
 _set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
 
 # The Linearized role of each active mask, made once (roles are immutable values).
@@ -125,7 +129,7 @@ def apply(
 def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
     """The cached plan of `op` on these inputs' avals (see `_infer`), made when new."""
     try:
-        plan = PLANS.get((op, *[t.aval for t in inputs]))
+        plan = _plan_of((op, *[t.aval for t in inputs]))
     except TypeError:  # an unhashable parameter somewhere
         plan = False
     if plan is None:
@@ -235,7 +239,7 @@ def _record(
     op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None, compute: bool
 ) -> list[TracedTensor]:
     try:  # an op that ran op by op on these avals proved its avals without guards
-        plan = PLANS.get((op, *[t.aval for t in inputs]))
+        plan = _plan_of((op, *[t.aval for t in inputs]))
     except TypeError:  # an unhashable parameter somewhere
         plan = False
     if meta is None and plan:

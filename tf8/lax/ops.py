@@ -161,11 +161,20 @@ reduce_sum, reduce_prod, reduce_max, reduce_min = (
 )
 
 
+def _index_dtype(what: str, index_dtype: Any) -> Any:
+    dtype = dt.as_dtype(index_dtype)
+    if not dt.is_integer(dtype):
+        raise DTypeError(f"{what}: index_dtype must be an integer dtype, got {dtype}")
+    return dtype
+
+
 def argmax(operand: Any, axis: int, index_dtype: Any = "int64") -> TracedTensor:
+    index_dtype = _index_dtype("argmax", index_dtype)
     return convert_element_type(apply1("argmax", [_array(operand)], axis=axis), index_dtype)
 
 
 def argmin(operand: Any, axis: int, index_dtype: Any = "int64") -> TracedTensor:
+    index_dtype = _index_dtype("argmin", index_dtype)
     return convert_element_type(apply1("argmin", [_array(operand)], axis=axis), index_dtype)
 
 
@@ -311,6 +320,10 @@ def broadcasted_iota(dtype: Any, shape: Sequence[Any], dimension: int) -> Traced
 
 def integer_pow(x: Any, y: int) -> TracedTensor:
     """x ** y for a Python int y (as repeated products for small |y|)."""
+    if isinstance(y, bool) or not isinstance(y, (int, np.integer)):
+        raise DTypeError(
+            f"integer_pow: the exponent y must be an int, got {type(y).__name__} {y!r}"
+        )
     base = _array(x)
     return apply1("pow", [base, _array(y, base)])
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import UnsupportedOperationError
+from tf8.errors import ParameterError, UnsupportedOperationError
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import Dim, DimExpr, dim_max
@@ -147,7 +147,7 @@ def linspace(
     """`num` evenly spaced samples over [start, stop] (numpy's values; traced bounds work)."""
     num = int(num)
     if num < 0:
-        raise ValueError(f"linspace: number of samples, {num}, must be non-negative")
+        raise ParameterError(f"linspace: number of samples, {num}, must be non-negative")
     if not isinstance(start, TracedTensor) and not isinstance(stop, TracedTensor):
         values, step = np.linspace(start, stop, num, endpoint, True, dtype, axis)
         out = constant(values)

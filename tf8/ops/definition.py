@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tf8.errors import ArityError, ParameterError
+from tf8.graph.caches import Table
 from tf8.ops import infer as _infer
 from tf8.ops.catalog import CATALOG, Category, Row
 from tf8.ops.extension.kernels import FAMILY_KERNELS
@@ -45,19 +46,17 @@ _FAMILIES: dict[type, OpDefinition] = {}
 
 # (op, *input avals) -> (kernel, output avals) for ops that can run op by op (inference proved
 # everything: no guard, no symbolic size), or False for ops that cannot. Eager dispatch and
-# recording read it (tf8.lax.core); registering or removing a primitive clears it.
-PLANS: dict[tuple, tuple | bool] = {}
-PLANS_LIMIT = 1 << 16
+# recording read it (tf8.lax.core); registering or removing a primitive clears it. Bounded
+# by tf8.config.tf8_plan_cache_size (a full table drops its older half).
+PLANS = Table("plan", "plans")
 
 
 def remember_plan(key: tuple, plan: tuple | bool, op: Any) -> None:
     """Cache `plan` under `key`, unless the op carries a literal array (a constant: caching
-    it would keep the array alive) or the cache is full (then it starts afresh)."""
+    it would keep the array alive)."""
     if any(isinstance(v, ConstantValue) for _, v in getattr(op, "params", ())):
         return
-    if len(PLANS) >= PLANS_LIMIT:
-        PLANS.clear()
-    PLANS[key] = plan
+    PLANS.put(key, plan)
 
 
 def definition(op: Any) -> OpDefinition:

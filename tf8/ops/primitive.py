@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ParameterError
+from tf8.graph.caches import Table
 from tf8.ops.catalog import CATALOG, Row
 from tf8.ops.shapes import Dim, DimExpr, shape_str
 
@@ -74,18 +75,18 @@ class Aval:
         return f"{self.dtype}{shape_str(self.shape)}"
 
 
-_AVALS: dict[tuple, Aval] = {}
+_AVALS = Table("plan", "avals")
+_aval_get = _AVALS.get  # bound once: the table is refilled in place, never replaced
 
 
 def aval_of(shape: tuple[Dim, ...], dtype: np.dtype) -> Aval:
     """The Aval of `shape` and `dtype`, shared between callers (plan lookups then compare
     avals by identity)."""
     key = (shape, dtype)
-    aval = _AVALS.get(key)
+    aval = _aval_get(key)
     if aval is None:
-        if len(_AVALS) >= 4096:
-            _AVALS.clear()
-        aval = _AVALS[key] = Aval(shape, dtype)
+        aval = Aval(shape, dtype)
+        _AVALS.put(key, aval)
     return aval
 
 
@@ -234,8 +235,8 @@ def plain_primitive(name: str, input_count: int) -> Primitive:
     return op
 
 
-_MADE: dict[tuple, Primitive] = {}
-_MADE_LIMIT = 1 << 14
+_MADE = Table("plan", "primitives")
+_made_get = _MADE.get  # bound once: the table is refilled in place, never replaced
 
 
 def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primitive:
@@ -246,16 +247,14 @@ def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primi
     try:
         # Types are part of the key, as of Primitive equality: axis=1 is not axis=True.
         key = (name, input_count, *[(k, type(v), v) for k, v in params.items()])
-        op = _MADE.get(key)
+        op = _made_get(key)
     except TypeError:  # an unhashable parameter (a list): build it every time
         return Primitive(name, input_count, **params)
     if op is None:
         op = Primitive(name, input_count, **params)
         literal = any(isinstance(v, ConstantValue) for _, v in op.params)  # keep no array alive
         if not literal and not any(callable(v) for v in PARAM_DEFAULTS.get(name, {}).values()):
-            if len(_MADE) >= _MADE_LIMIT:
-                _MADE.clear()
-            _MADE[key] = op
+            _MADE.put(key, op)
     return op
 
 

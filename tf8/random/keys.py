@@ -12,6 +12,7 @@ the per-key sampler computes.
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ import numpy as np
 
 import tf8.numpy as tnp
 from tf8 import lax
-from tf8.errors import DTypeError, ShapeError
+from tf8.errors import DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
@@ -131,6 +132,8 @@ def split(key: Any, num: int = 2) -> TracedTensor:
 
 def _split(keys: TracedTensor, num: int) -> TracedTensor:
     """`num` new keys from each key of a batch: B + (num, 2)."""
+    if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num < 0:
+        raise ParameterError(f"split: num must be an int >= 0, got {num!r}")
     bits1, bits2 = _hash_counters(keys, (int(num),))
     return tnp.stack([bits1, bits2], axis=-1)
 
@@ -174,4 +177,15 @@ def bits(key: Any, shape: Shape = (), dtype: Any = dt.uint32) -> TracedTensor:
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    """A sample shape as a tuple of ints (one int is a 1-d shape); a float, a string or a
+    negative size is refused, never rounded."""
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else shape
+    try:
+        sizes = tuple(operator.index(d) for d in dims)
+    except TypeError:
+        raise ShapeError(
+            f"random: a shape is an int or a sequence of ints, got {shape!r}"
+        ) from None
+    if any(d < 0 for d in sizes):
+        raise ShapeError(f"random: a shape's sizes must be >= 0, got {shape!r}")
+    return sizes

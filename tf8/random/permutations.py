@@ -16,7 +16,7 @@ import numpy as np
 
 import tf8.numpy as tnp
 from tf8 import lax
-from tf8.errors import DTypeError, ParameterError, ShapeError
+from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.random.basic import _param_shape, _uniform, randint
 from tf8.random.continuous import _gumbel
@@ -163,6 +163,10 @@ def categorical(
     logits = tnp.asarray(logits)
     if not dt.is_float(logits.dtype):
         logits = lax.convert_element_type(logits, dt.float64)
+    if not -max(logits.ndim, 1) <= axis < max(logits.ndim, 1):
+        raise AxisError(
+            f"categorical: axis {axis} is out of range for logits of shape {logits.shape}"
+        )
     axis = axis % logits.ndim if logits.ndim else 0
     batch_shape = tuple(d for i, d in enumerate(logits.shape) if i != axis)
     shape = batch_shape if shape is None else _shape(shape)

@@ -1,22 +1,30 @@
 """Runtime.prepare(compiled) → Prepared; Prepared.run(*arrays) → list of numpy arrays.
 
 The prepare cache is keyed by the semantic fingerprint (+ the pass configuration): a hit is
-one dict lookup, never a second lowering. Bindings are not part of the fingerprint, so a
-cached PreparedProgram serves every CompiledGraph of the same structure.
+one LRU lookup, never a second lowering; it keeps `tf8.config.tf8_prepare_cache_size`
+programs, least recently used first out (`Runtime.cache_stats`). Bindings are not part of
+the fingerprint, so a cached PreparedProgram serves every CompiledGraph of the same structure.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from tf8.compiler import CompiledGraph
 from tf8.compiler.dot import Drawable
-from tf8.errors import CompileError, RunDTypeError, RunInputError, ShapeGuardError
+from tf8.errors import (
+    CompileError,
+    EngineError,
+    ParameterError,
+    RunDTypeError,
+    RunInputError,
+    ShapeGuardError,
+)
 from tf8.graph import ValueKey
+from tf8.graph.caches import LRUCache
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, has_symbolic, shape_str
@@ -27,12 +35,6 @@ from .engines import Engine, get_engine
 from .exec_program import ExecProgram
 from .passes import DEFAULT_PASSES, Pass, PassStats, stats_table
 from .tiers import PreparedProgram
-
-
-@dataclass
-class CacheStats:
-    hits: int = 0
-    misses: int = 0
 
 
 def _evaluate_param(value: Any, env: Mapping[str, int]) -> Any:
@@ -64,19 +66,30 @@ class Runtime:
         # The engines in order of preference; the numpy engine (the host, which runs every op)
         # is always there, last, and takes what the others lack.
         # A standalone engine (Dask) runs everything itself: it is the host, alone.
+        if isinstance(engines, str):
+            raise EngineError(
+                f"Runtime(engines=...) takes a list of engine names, got the string {engines!r} "
+                f"(write engines=[{engines!r}])"
+            )
+        if optimise not in (None, True, False):
+            raise ParameterError(f"Runtime: optimise must be None, True or False, got {optimise!r}")
         chosen = [get_engine(e) for e in engines or ()]
         host = next((e for e in chosen if e.name == "numpy" or e.standalone), None)
         host = host or get_engine("numpy")
         self.host = host
         guests = [] if host.standalone else [e for e in chosen if e is not host]
         self.engines = (*guests, host)
-        self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
+        try:
+            self.passes = tuple(DEFAULT_PASSES if passes is None else passes)
+        except TypeError:
+            raise ParameterError(
+                f"Runtime: passes must be a sequence of passes, got {type(passes).__name__}"
+            ) from None
         self.regions = regions  # blocked elementwise regions (codegen) on or off
         # None: lean first runs, optimised from the second (or at once for large arrays);
         # True / False: always optimised / always lean.
         self.optimise = optimise
-        self._cache: dict[Any, PreparedProgram] = {}
-        self.cache_stats = CacheStats()
+        self._cache = LRUCache("prepare", "runtime prepare cache")
 
     def prepare(self, compiled: CompiledGraph) -> Prepared:
         if not isinstance(compiled, CompiledGraph):
@@ -84,22 +97,23 @@ class Runtime:
                 f"Runtime.prepare takes a CompiledGraph (from GraphCompiler.compile), "
                 f"got {type(compiled).__name__}"
             )
-        key = compiled.fingerprint
-        prepared = self._cache.get(key)
-        if prepared is None:
-            self.cache_stats.misses += 1
-            prepared = PreparedProgram(
+        prepared = self._cache.get_or_make(
+            compiled.fingerprint,
+            lambda: PreparedProgram(
                 compiled.program,
                 self.host,
                 self.passes,
                 self.regions,
                 self.optimise,
                 guests=self.engines[:-1],
-            )
-            self._cache[key] = prepared
-        else:
-            self.cache_stats.hits += 1
+            ),
+        )
         return Prepared(compiled, prepared)
+
+    @property
+    def cache_stats(self) -> LRUCache:
+        """The prepare cache: `.hits`, `.misses`, `.evictions`, `.stats()`."""
+        return self._cache
 
     def clear_cache(self) -> None:
         self._cache.clear()
@@ -192,7 +206,8 @@ class Prepared(Drawable):
             return interpret(program, engine.kernel, specialize, values, env, engine.quiet)
         if prepared.lean:
             prepared.note_run()
-        return prepared.run_fn(values, prepared.ops_for(env, specialize))
+        tier = prepared.current
+        return tier.run_fn(values, tier.ops_for(env, specialize))
 
     def run_unchecked(self, arrays: Sequence[Any]) -> list[np.ndarray]:
         """`run` without input checks, for callers that already guarantee every array's
@@ -203,7 +218,8 @@ class Prepared(Drawable):
         prepared = self.prepared
         if prepared.lean:
             prepared.note_run()
-        return prepared.run_fn([*arrays, *tail], prepared.ops)
+        tier = prepared.current
+        return tier.run_fn([*arrays, *tail], tier.ops)
 
     def _override(self, values: list[Any], bindings: Mapping[ValueKey | str, Any]) -> None:
         inputs = self.compiled.inputs

@@ -13,6 +13,7 @@ engine alone, and the guests compile when the program runs again.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -105,6 +106,7 @@ class PreparedProgram:
         self._optimised: tuple[ExecProgram, list[PassStats], list[Any], list[Any]] | None = None
         self._host_only = False  # optimised without the guests (they compile on a later run)
         self._pinned_lean = optimise_now is False  # Runtime(optimise=False): always lean
+        self._lock = threading.Lock()
         self._use(lean, engine.interpret(lean) or lean_function(lean, engine))
         if self.run_time_symbols:
             return
@@ -116,10 +118,21 @@ class PreparedProgram:
             self.optimise(guests=not self.guests)
 
     def _use(self, program: ExecProgram, run_fn: RunFn) -> None:
-        self.run_fn = run_fn
-        self.ops = [inst.op for inst in program.instructions]
-        self.symbolic = any(has_symbolic(op.params) for op in self.ops)
-        self._specialized: dict[tuple, list[Any]] = {}
+        # One attribute, replaced whole: a thread running while another optimises reads the
+        # run function and its ops from the same tier.
+        self.current = Tier(run_fn, [inst.op for inst in program.instructions])
+
+    @property
+    def run_fn(self) -> RunFn:
+        return self.current.run_fn
+
+    @property
+    def ops(self) -> list[Any]:
+        return self.current.ops
+
+    @property
+    def symbolic(self) -> bool:
+        return self.current.symbolic
 
     def note_run(self) -> None:
         """Called before each run while lean: the second run is optimised."""
@@ -130,22 +143,27 @@ class PreparedProgram:
     def optimise(self, guests: bool = True) -> PreparedProgram:
         """Build the optimised tier (once; `guests=False`: on the host engine alone, keeping
         count of runs so that the guests compile when it runs again) and run it from now on."""
-        if self._optimised is None or (guests and self._host_only):
-            program = lower(self._semantic)
-            stats = run_passes(program, self._passes, {"engine": self.engine})
-            chosen = self.guests if guests else ()
-            place(program, chosen, self.engine)
-            run_fn = self.engine.generate(program, chosen, self._regions_on)
-            self._optimised = (
-                program,
-                stats,
-                run_fn.regions,  # type: ignore[attr-defined]
-                run_fn.guest_regions,  # type: ignore[attr-defined]
-            )
-            self._use(program, run_fn)
-            self._host_only = bool(self.guests) and not guests
-            self.lean = self._host_only  # lean: runs are counted (note_run)
+        with self._lock:
+            if self._optimised is None or (guests and self._host_only):
+                self._build(guests)
         return self
+
+    def _build(self, guests: bool) -> None:
+        """Lower, optimise and generate the optimised tier; nothing changes if it raises."""
+        program = lower(self._semantic)
+        stats = run_passes(program, self._passes, {"engine": self.engine})
+        chosen = self.guests if guests else ()
+        place(program, chosen, self.engine)
+        run_fn = self.engine.generate(program, chosen, self._regions_on)
+        self._optimised = (
+            program,
+            stats,
+            run_fn.regions,  # type: ignore[attr-defined]
+            run_fn.guest_regions,  # type: ignore[attr-defined]
+        )
+        self._use(program, run_fn)
+        self._host_only = bool(self.guests) and not guests
+        self.lean = self._host_only  # lean: runs are counted (note_run)
 
     @property
     def tier(self) -> str:
@@ -173,6 +191,18 @@ class PreparedProgram:
     def guest_regions(self) -> list[Any]:
         """The regions guest engines compiled (each with `description` and `source`)."""
         return self.optimise()._optimised[3]  # type: ignore[index]
+
+
+class Tier:
+    """A run function and the ops it takes (specialised per set of dimension sizes)."""
+
+    __slots__ = ("run_fn", "ops", "symbolic", "_specialized")
+
+    def __init__(self, run_fn: RunFn, ops: list[Any]) -> None:
+        self.run_fn = run_fn
+        self.ops = ops
+        self.symbolic = any(has_symbolic(op.params) for op in ops)
+        self._specialized: dict[tuple, list[Any]] = {}
 
     def ops_for(self, env: Mapping[str, int], specialize: Callable[..., Any]) -> list[Any]:
         if not self.symbolic:

@@ -29,7 +29,7 @@ from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, dims_equal, shape_str
 from tf8.traced import TracedTensor, evaluate_all, in_transform, transform_scope, value_scope
 
-from ..arguments import as_traced
+from ..arguments import as_traced, check_callable
 from .core import moveaxis, with_batch_at
 from .interpreter import batch_graph
 
@@ -144,6 +144,7 @@ def vmap(
     """Map `fun` over an axis of its arguments (JAX's `vmap`): `in_axes` is an int, None or a
     pytree prefix of the positional arguments (keyword arguments map along axis 0),
     `out_axes` the same for the outputs; `axis_size` is needed when nothing is mapped."""
+    check_callable(fun, "vmap")
     if axis_name is not None:
         raise UnsupportedOperationError(
             "vmap: axis_name (collectives such as psum over a named axis) is not supported by "

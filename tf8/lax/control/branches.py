@@ -15,7 +15,7 @@ from tf8.lax.core import apply, apply1
 from tf8.ops.extension.control import Cond
 from tf8.ops.primitive import Aval
 
-from .checks import check_same_types, flatten, scalar_index
+from .checks import check_callable, check_same_types, flatten, scalar_index
 from .closure import Closure
 
 _INDEX = np.dtype(np.int32)
@@ -26,6 +26,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
     branches = list(branches)
     if not branches:
         raise ParameterError("switch needs at least one branch, got an empty branches list")
+    check_callable("switch", *[(f"branches[{i}]", b) for i, b in enumerate(branches)])
     index_t = scalar_index(index, "switch index")
     index_t = convert(index_t, _INDEX)
     if len(branches) > 1:
@@ -39,6 +40,7 @@ def cond(
 ) -> Any:
     """`true_fun(*operands)` if `pred` (a bool or integer scalar; nonzero is true) else
     `false_fun(*operands)`; both branches are traced and must return equal types."""
+    check_callable("cond", ("true_fun", true_fun), ("false_fun", false_fun))
     pred_t = scalar_index(pred, "cond predicate")
     if pred_t.dtype != np.bool_:
         pred_t = compare(pred_t, 0, "ne")

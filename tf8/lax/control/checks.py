@@ -66,6 +66,16 @@ class _Path:
         self.index = index
 
 
+def check_callable(what: str, *funs: tuple[str, Any]) -> None:
+    """Raise ControlFlowTypeError naming the argument of `what` that is not callable (as
+    JAX's TypeError does, before anything is traced)."""
+    for name, fun in funs:
+        if not callable(fun):
+            raise ControlFlowTypeError(
+                f"{what}: {name} must be callable, got {type(fun).__name__} ({fun!r:.60})"
+            )
+
+
 def check_same_types(
     what: str,
     expected_def: tree.PyTreeDef,

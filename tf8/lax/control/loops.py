@@ -20,7 +20,7 @@ from tf8.ops.extension.control import Scan, While
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
-from .checks import as_operand, check_same_types, flatten, leaf_paths, promote_weak
+from .checks import as_operand, check_callable, check_same_types, flatten, leaf_paths, promote_weak
 from .closure import Closure
 
 _CARRY = "body_fun output and input must have identical types"
@@ -56,6 +56,7 @@ def scan(
     unroll: int | bool = 1,
 ) -> tuple[Any, Any]:
     """Loop `f(carry, x) -> (carry, y)` over the leading axis of `xs`; returns (carry, ys)."""
+    check_callable("scan", ("f", f))
     inits, carry_def = flatten(init)
     xs_leaves, xs_def = flatten(xs)
     n = _scan_length(xs_leaves, xs_def, length)
@@ -104,6 +105,7 @@ def while_loop(
     cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
 ) -> Any:
     """`while cond_fun(carry): carry = body_fun(carry)`; forward-mode differentiable only."""
+    check_callable("while_loop", ("cond_fun", cond_fun), ("body_fun", body_fun))
     inits, carry_def = flatten(init_val)
     while True:
         body_closure = Closure()
@@ -157,6 +159,7 @@ def _static_int(value: Any) -> int | None:
 def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any) -> Any:
     """`for i in range(lower, upper): val = body_fun(i, val)`. Static bounds lower to scan
     (reverse-mode differentiable); traced bounds to while_loop (forward mode only)."""
+    check_callable("fori_loop", ("body_fun", body_fun))
     lo, hi = _static_int(lower), _static_int(upper)
     if lo is not None and hi is not None:
         start = as_operand(np.asarray(lo, np.int64))
@@ -182,5 +185,6 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
 
 def map(f: Callable[[Any], Any], xs: Any) -> Any:  # noqa: A001 - JAX's name
     """`f` applied to each slice of `xs` along axis 0, results stacked (a scan, no carry)."""
+    check_callable("map", ("f", f))
     _, ys = scan(lambda carry, x: ((), f(x)), (), xs)
     return ys
