@@ -29,6 +29,12 @@ Batched = tuple[TracedTensor, int | None]
 
 def _no_rule(op: Any) -> Exception:
     found = definition(op)
+    if isinstance(found.rule_key, str):  # a catalog row: its rule is keyed by the row name
+        return NoBatchingRule(
+            f"vmap: primitive {found.name!r} has no batching rule; call "
+            f"tf8.ad.batching.register_batching_rule({found.name!r}, rule) with "
+            "rule(op, args, dims) -> (outputs, out_dims)"
+        )
     cls = type(op).__name__
     return NoBatchingRule(
         f"vmap: {found.name!r} (family {getattr(op, 'family', '?')!r}, class {cls}) has no "
