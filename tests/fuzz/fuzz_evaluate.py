@@ -75,8 +75,13 @@ def assert_same(expected: Sequence[Any], got: Sequence[Any], label: str, exact: 
             np.testing.assert_allclose(g, e, rtol=tol, atol=tol * scale, err_msg=where)
 
 
+COUNTS = {"programs": 0, "numba": 0}  # how many ran (printed by the tests' -s output)
+
+
 def evaluate(program: Any, with_numba: bool) -> int:
     """Evaluate `program` every way; return how many evaluations were compared."""
+    COUNTS["programs"] += 1
+    COUNTS["numba"] += bool(with_numba and NUMBA is not None)
     compiled, arrays = trace(program)
     expected = reference(compiled, arrays)
     jitted = tf8.jit(program.fun)
@@ -90,6 +95,9 @@ def evaluate(program: Any, with_numba: bool) -> int:
     }
     if with_numba and NUMBA is not None:
         runs["numba engine"] = NUMBA.prepare(compiled).run(*arrays)
+    for runtime in (OPTIMISED, NO_PASSES, LEAN, NUMBA):
+        if runtime is not None:
+            runtime.clear_cache()  # every program is new: keep the long profile's memory flat
     for label, got in runs.items():
         got = [np.asarray(g) for g in (got if isinstance(got, (list, tuple)) else [got])]
         assert_same(expected, got, f"{label} vs reference [{program.describe()}]", exact=False)

@@ -26,7 +26,11 @@ import tf8
 import tf8.numpy as tnp
 from tf8.lax.core import apply1
 
-FLOAT_DTYPES = (np.float64, np.float64, np.float32)
+FLOAT_DTYPES = (np.float64, np.float64, np.float32, np.float16)
+INT_DTYPES = (np.int32, np.int64, np.uint8, np.uint32)
+COMPLEX_DTYPES = (np.complex128, np.complex64)
+UNARY_COMPLEX = ("neg", "conj", "exp", "log", "sin", "cos", "tanh", "sqrt", "expm1", "log1p")
+BINARY_COMPLEX = ("add", "sub", "mul", "div")
 # Catalog rows applied as they are (after broadcasting their operands to one shape).
 UNARY_SMOOTH = (
     "neg", "abs", "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh",
@@ -89,6 +93,8 @@ def _input_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -
     if dtype.kind in "iu":
         return rng.integers(-5 if dtype.kind == "i" else 0, 6, shape).astype(dtype)
     a = rng.normal(0, 2, shape)
+    if dtype.kind == "c":
+        a = a + 1j * rng.normal(0, 2, shape)
     if a.size and rng.random() < 0.5:
         flat = a.reshape(-1)
         picks = rng.integers(0, flat.size, rng.integers(1, 3))
@@ -211,7 +217,8 @@ def _float_step(b: Builder) -> None:
     elif kind == "fft" and x.shape and x.shape[-1] > 0:
         part = str(rng.choice(["real", "imag"] if b.differentiable else ["real", "imag", "abs"]))
         fn = getattr(tnp, part)
-        b.add("fft", lambda v: fn(tnp.fft.fft(v[i])), x.shape, False)
+        # float16 transforms in complex64, as numpy: back to the program's dtype
+        b.add("fft", lambda v: fn(tnp.fft.fft(v[i])).astype(v[i].dtype), x.shape, False)
     elif kind == "sort" and x.shape:
         axis = b.axis(x)
         b.add("sort", lambda v: tnp.sort(v[i], axis=axis), x.shape, x.exact)
@@ -312,6 +319,31 @@ def _linalg_step(b: Builder, x: Value) -> None:
     b.add(choice, run, x.shape, False)
 
 
+def _complex_step(b: Builder) -> None:
+    """One random step of a complex program (elementwise rows, |x|·x, sums, fft, structure)."""
+    x = b.pick()
+    i, kind = x.index, b.rng.integers(6)
+    if kind == 0:
+        name = str(b.rng.choice(UNARY_COMPLEX))
+        b.add(name, lambda v: _row(name, v[i]), x.shape, x.exact)
+    elif kind == 1:
+        y = b.partner(x)
+        j, name = y.index, str(b.rng.choice(BINARY_COMPLEX))
+        shape = np.broadcast_shapes(x.shape, y.shape)
+        b.add(name, lambda v: _row(name, *_broadcast(v[i], v[j])), shape, x.exact and y.exact)
+    elif kind == 2:
+        b.add("abs", lambda v: tnp.abs(v[i]) * v[i], x.shape, x.exact)
+    elif kind == 3:
+        keep = bool(b.rng.random() < 0.5)
+        axes = tuple(a for a in range(len(x.shape)) if b.rng.random() < 0.5)
+        shape = np.sum(np.zeros(x.shape), axis=axes, keepdims=keep).shape
+        b.add("sum", lambda v: tnp.sum(v[i], axis=axes, keepdims=keep), shape, False)
+    elif kind == 4 and x.shape and x.shape[-1] > 0:
+        b.add("fft", lambda v: tnp.fft.ifft(v[i]), x.shape, False)
+    else:
+        _struct_step(b, x)
+
+
 def _int_step(b: Builder) -> None:
     x = b.pick()
     y = b.partner(x)
@@ -330,10 +362,15 @@ def random_program(
 ) -> Program:
     """A random program over inputs of shapes broadcasting to `base`; `differentiable`: a
     float64 program, smooth on its finite inputs, for derivative checks."""
-    float_program = differentiable or rng.random() < 0.85
-    dtype = rng.choice(FLOAT_DTYPES) if float_program else rng.choice([np.int32, np.int64])
+    family = (
+        "float" if differentiable else rng.choice(["float", "complex", "int"], p=[0.75, 0.1, 0.15])
+    )
+    dtype = rng.choice(
+        {"float": FLOAT_DTYPES, "complex": COMPLEX_DTYPES, "int": INT_DTYPES}[family]
+    )
     if differentiable:
         dtype = np.float64
+    float_program = family == "float"
     n_inputs = int(rng.integers(1, 4))
     shapes = [_input_shape(rng, base) for _ in range(n_inputs)]
     if differentiable:
@@ -344,7 +381,7 @@ def random_program(
     builder = Builder(rng, program, differentiable)
     n_steps = int(rng.integers(2, 8))
     while len(program.steps) < n_steps:  # a step whose op does not fit its operand adds nothing
-        (_float_step if float_program else _int_step)(builder)
+        {"float": _float_step, "complex": _complex_step, "int": _int_step}[family](builder)
     last = len(builder.values) - 1
     extra = int(rng.integers(n_inputs, last + 1))
     program.outputs = sorted({last, extra})

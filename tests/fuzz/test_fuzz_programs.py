@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 
 import numpy as np
-from fuzz_evaluate import HAS_NUMBA, evaluate
+import pytest
+from fuzz_evaluate import COUNTS, HAS_NUMBA, evaluate
 from fuzz_programs import random_program
 from hypothesis import given
 from hypothesis import strategies as st
@@ -29,3 +30,11 @@ def test_random_programs_agree_every_way(base, seed):
     for n in range(PROGRAMS_PER_EXAMPLE):
         program = random_program(rng, base)
         evaluate(program, with_numba=HAS_NUMBA and program.smooth and n % NUMBA_EVERY == 0)
+
+
+def test_the_fuzzer_ran_its_programs():
+    # runs after the property above (file order): the CI profile must evaluate >= 500
+    if COUNTS["programs"] == 0:
+        pytest.skip("run alone: the fuzz test above did not run in this session")
+    print(f"fuzz: {COUNTS['programs']} programs, {COUNTS['numba']} also on numba")
+    assert COUNTS["programs"] >= 500

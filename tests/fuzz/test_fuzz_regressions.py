@@ -45,3 +45,19 @@ def test_integer_array_indexing_of_an_empty_axis_with_traced_indices():
     x, i = np.zeros((0, 2)), np.zeros(0, np.int64)
     out = tf8.jit(lambda v, k: v[k])(x, i)
     assert out.shape == x[i].shape == (0, 2)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["erf", "erf_inv", "ndtri", "lgamma", "digamma", "bessel_i0e", "bessel_i1e", "logistic"],
+)
+def test_scipy_special_rows_keep_float16_in_the_optimised_tier(name):
+    # the generated code called scipy's ufunc directly, which has no float16 loop: the
+    # optimised tier (jit's second call) returned float64 where the lean tier gave float16
+    from tf8.lax.core import apply1
+
+    x = np.array([0.25, -0.5, 0.75, np.nan], np.float16)
+    jitted = tf8.jit(lambda v: apply1(name, [v]))
+    lean, optimised = jitted(x), jitted(x)
+    assert lean.dtype == optimised.dtype == np.float16
+    np.testing.assert_array_equal(optimised, lean)
