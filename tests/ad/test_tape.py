@@ -3,12 +3,11 @@ graph path wherever the tape cannot follow (nested transforms, control flow, cus
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scaling_timer import assert_linear, wall
 
 import tf8
 import tf8.numpy as tnp
@@ -250,17 +249,8 @@ def test_tape_grad_cost_is_linear_in_the_number_of_ops():
 
     x = np.linspace(0.1, 0.5, 8)
 
-    def best(n):
-        g = tf8.grad(chain(n))
-        times = []
-        for _ in range(3):
-            start = time.perf_counter()
-            g(x)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    short, long = best(400), best(3200)
-    assert long / short < 24.0, f"8x the ops cost {long / short:.1f}x (linear: ~8x)"
+    grads = {n: tf8.grad(chain(n)) for n in (400, 3200)}
+    assert_linear(wall(lambda n: grads[n](x)), 400, 3200)  # linear: 8x, with a 3x margin
 
 
 # --- forward mode op by op ------------------------------------------------------------------------

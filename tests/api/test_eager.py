@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 import pytest
+from scaling_timer import assert_linear
 
 import tf8
 import tf8.numpy as tnp
@@ -44,9 +45,7 @@ def test_a_10000_step_eager_loop_costs_linear_time():
         float(w[0])
         return time.perf_counter() - start
 
-    short = min(run(1_000) for _ in range(3))
-    long = min(run(10_000) for _ in range(3))
-    assert long < 3 * 10 * short, (short, long)  # linear: 10x the steps, with a 3x margin
+    assert_linear(run, 1_000, 10_000)  # linear: 10x the steps, with a 3x margin
 
 
 @pytest.mark.parametrize(
@@ -120,9 +119,7 @@ def test_no_jit_grad_of_a_long_chain_costs_linear_time():
         g(np.linspace(0.0, 1.0, 8))
         return time.perf_counter() - start
 
-    short = min(run(200) for _ in range(3))
-    long = min(run(1_600) for _ in range(3))
-    assert long < 3 * 8 * short, (short, long)  # linear: 8x the ops, with a 3x margin
+    assert_linear(run, 200, 1_600)  # linear: 8x the ops, with a 3x margin
 
 
 def test_an_integer_index_op_by_op_is_numpys():

@@ -15,6 +15,7 @@ import weakref
 
 import numpy as np
 import pytest
+from scaling_timer import assert_linear
 
 import tf8
 import tf8.numpy as tnp
@@ -102,9 +103,7 @@ def _loop_seconds(steps: int) -> float:
 
 def test_python_loop_evaluating_each_step_is_linear():
     _loop_seconds(30)  # warm the caches
-    short = min(_loop_seconds(300) for _ in range(3))
-    long = min(_loop_seconds(1200) for _ in range(3))
-    assert long < 8 * short, f"1200 steps took {long:.3f}s, 300 steps {short:.3f}s"
+    assert_linear(_loop_seconds, 300, 1200)  # linear: 4x, with a 3x margin
 
 
 # --- placeholders: the value is only known at run time ---------------------------------------
@@ -197,6 +196,4 @@ def test_a_loop_reading_only_a_reduction_stays_linear():
             float(w.sum())
         return time.perf_counter() - start
 
-    short = min(run(500) for _ in range(3))  # long enough to time on a loaded machine
-    long = min(run(2000) for _ in range(3))
-    assert long < 12 * short, (short, long)  # linear: 4x; 3x margin
+    assert_linear(run, 500, 2000)  # linear: 4x, with a 3x margin

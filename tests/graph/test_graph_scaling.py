@@ -7,10 +7,11 @@ import gc
 import itertools
 import time
 import weakref
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 
 import pytest
 from graph_toy_ops import ADD
+from scaling_timer import assert_linear
 
 from tf8.graph import (
     Graph,
@@ -74,28 +75,16 @@ def test_a_100_000_deep_chain_goes_through_every_stage_and_merges_with_a_rebuilt
     assert len(flat.operations) == DEPTH
 
 
-def best_time(action: Callable[[], object], repeats: int) -> float:
-    """Fastest of `repeats` runs, in seconds of CPU time (robust to a loaded machine)."""
-    times = []
-    for _ in range(repeats):
-        start = time.process_time()
-        action()
-        times.append(time.process_time() - start)
-    return min(times)
-
-
 def test_time_is_linear_in_the_depth() -> None:
-    def pipeline(depth: int) -> Callable[[], object]:
-        def go() -> object:
-            name = ("linear", next(_fresh))
-            graph, output = chain(depth, name)
-            return run(graph, output, name)
+    def cpu_seconds(depth: int) -> float:
+        """CPU time of the whole pipeline on a fresh chain (robust to a loaded machine)."""
+        name = ("linear", next(_fresh))
+        start = time.process_time()
+        graph, output = chain(depth, name)
+        run(graph, output, name)
+        return time.process_time() - start
 
-        return go
-
-    small = best_time(pipeline(DEPTH // 10), repeats=3)
-    large = best_time(pipeline(DEPTH), repeats=1)
-    assert large < 30 * small, f"10x the work took {large / small:.1f}x the time"
+    assert_linear(cpu_seconds, DEPTH // 10, DEPTH, repeats=1)  # linear: 10x, a 3x margin
 
 
 @pytest.mark.parametrize("collect", [False, True], ids=["refcount only", "after gc.collect"])

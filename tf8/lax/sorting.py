@@ -9,12 +9,12 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, ParameterError
-from tf8.lax.builders import neg, unary
+from tf8.lax.builders import full, neg, unary
 from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.sort import Sort
 from tf8.ops.leaves import concrete_array
-from tf8.ops.primitive import ConstantValue
+from tf8.ops.primitive import Aval, ConstantValue
 from tf8.ops.shapes import shape_str
 from tf8.traced import TracedTensor
 
@@ -96,7 +96,11 @@ def top_k(operand: Any, k: int) -> tuple[TracedTensor, TracedTensor]:
 
 def take_along(x: TracedTensor, indices: TracedTensor, dimension: int) -> TracedTensor:
     """x[..., indices[...], ...] along `dimension`, `indices` (int) of x's shape: one gather.
-    Linear in x, so sort's JVP (a gather of the tangent) transposes to a scatter-add."""
+    Linear in x, so sort's JVP (a gather of the tangent) transposes to a scatter-add.
+    An empty x reads nothing: the result is zeros of `indices`' shape, as JAX's
+    take_along_axis (gather cannot take a size-1 slice of a size-0 axis)."""
+    if any(type(d) is int and d == 0 for d in x.shape):
+        return full(Aval(tuple(indices.shape), x.dtype), 0)
     rank = x.ndim
     grid = [indices if d == dimension else iota_like(indices, d) for d in range(rank)]
     shape = (*indices.shape, 1)

@@ -203,7 +203,7 @@ def traced_index(index: Any, x: TracedTensor, axis: int) -> TracedTensor:
 
 def _advanced(x: TracedTensor, items: list[Any]) -> TracedTensor:
     plan = _plan(x, items)
-    y = plan.sliced
+    y = _nonempty_along(plan.sliced, plan.advanced_axes)
     idx = [traced_index(i, y, a) for i, a in zip(plan.indices, plan.advanced_axes)]
     batch = broadcast_shapes(*[i.shape for i in idx])
     if len(idx) == 1 and plan.adjacent:
@@ -227,6 +227,16 @@ def _advanced(x: TracedTensor, items: list[Any]) -> TracedTensor:
             final.extend(batch)
             placed = True
     return reshape(out, tuple(final))
+
+
+def _nonempty_along(y: TracedTensor, axes: tuple[int, ...]) -> TracedTensor:
+    """y with each empty indexed axis padded to one zero: gather cannot take a size-1 slice
+    of a size-0 axis. Indices into an empty axis can only be empty (numpy checks constant
+    ones), so the zero is never read; the pad is linear in y, so AD still works."""
+    if not any(type(y.shape[a]) is int and y.shape[a] == 0 for a in axes):
+        return y
+    config = tuple((0, int(a in axes and y.shape[a] == 0), 0) for a in range(y.ndim))
+    return apply1("pad", [y, constant(0, y.dtype)], config=config)
 
 
 def _gather_many(

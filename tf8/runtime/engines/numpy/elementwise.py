@@ -58,6 +58,8 @@ def _scipy_direct(name: str, kinds: str) -> StepRule:
     """`_direct` on a scipy.special ufunc, imported when a program first uses it."""
 
     def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+        if any(d == np.float16 for d in dtypes):
+            return None  # scipy has no float16 loops (it returns float32/64): the kernel casts
         return _direct(getattr(importlib.import_module("scipy.special"), name), kinds)(op, dtypes)
 
     return rule
