@@ -29,7 +29,7 @@ import numpy as np
 from tf8 import tree
 from tf8.lax.builders import convert, zeros
 from tf8.lax.core import apply
-from tf8.lax.values import tag
+from tf8.lax.values import node_of, tag
 from tf8.ops.definition import definition
 from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
 from tf8.ops.primitive import make_primitive
@@ -99,12 +99,7 @@ class Tape:
                     _accumulate(table, t, c, nested)
 
     def _owns(self, t: TracedTensor) -> bool:
-        nodes = t._node
-        if nodes is not None:
-            for node in nodes:
-                if node[0] is self:
-                    return True
-        return False
+        return t._node is not None and node_of(t, self) is not None
 
 
 def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -> None:

@@ -338,25 +338,31 @@ def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool) -> tuple[Any, ...]:
     primal_out = tree.tree_unflatten(out_def, results(outs, outs))
 
     def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
-        ct_leaves, ct_def = tree.tree_flatten(cotangent)
-        if ct_def != out_def:
-            raise TreeStructureError(
-                f"vjp: cotangent structure {ct_def} does not match output {out_def}"
-            )
-        cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
+        cts = _cotangents(cotangent, out_def, outs, [o.shape for o in outs])
         if not only_tapes() or any(c._value is None for c in cts):
             return graph_vjp(fun, *primals)[1](cotangent)
-        for o, c in zip(outs, cts):
-            if o.shape != c.shape:
-                raise ShapeError(
-                    f"vjp: cotangent shape {c.shape} does not match output shape {o.shape}"
-                )
         # inside enclosing tapes the cotangents may depend on what they differentiate
         nested = bool(_tapes.get())
         found = tape.backward(outs, [c if nested else c._value for c in cts], leaves)
         return tuple(_unflatten_per_arg(defs, results(found, leaves)))
 
     return (primal_out, vjp_fun, aux_out) if has_aux else (primal_out, vjp_fun)
+
+
+def _cotangents(
+    cotangent: Any, out_def: Any, outs: Sequence[TracedTensor], shapes: Sequence[Any]
+) -> list[TracedTensor]:
+    """A vjp_fun's cotangent, checked against the outputs' structure, dtypes and shapes."""
+    ct_leaves, ct_def = tree.tree_flatten(cotangent)
+    if ct_def != out_def:
+        raise TreeStructureError(
+            f"vjp: cotangent structure {ct_def} does not match output {out_def}"
+        )
+    cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
+    for shape, c in zip(shapes, cts):
+        if not shapes_match(shape, c.shape):
+            raise ShapeError(f"vjp: cotangent shape {c.shape} does not match output shape {shape}")
+    return cts
 
 
 def graph_vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
@@ -377,17 +383,7 @@ def graph_vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any,
     ]
 
     def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
-        ct_leaves, ct_def = tree.tree_flatten(cotangent)
-        if ct_def != out_def:
-            raise TreeStructureError(
-                f"vjp: cotangent structure {ct_def} does not match output {out_def}"
-            )
-        cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
-        for shape, c in zip(out_shapes, cts):
-            if not shapes_match(shape, c.shape):
-                raise ShapeError(
-                    f"vjp: cotangent shape {c.shape} does not match output shape {shape}"
-                )
+        cts = _cotangents(cotangent, out_def, outs, out_shapes)
         result = transpose_graph(tangents_out, tangents, cts, arguments.values)
         finished = arguments.finish(zeros_for(arguments.leaves, result))
         return tuple(_unflatten_per_arg(defs, finished))
