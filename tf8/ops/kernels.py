@@ -7,6 +7,7 @@ of int32), and follow numpy's semantics where numpy has the operation.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -197,17 +198,25 @@ def _dot_general(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     # Axes may be negative (inference accepts them); the free-axis scan below needs them >= 0.
     lc, lb = tuple(a % x.ndim for a in lc), tuple(a % x.ndim for a in lb)
     rc, rb = tuple(a % y.ndim for a in rc), tuple(a % y.ndim for a in rb)
-    if not lb and x.ndim == 2 and y.ndim == 2 and lc == (1,) and rc == (0,):
-        return x @ y  # the common matmul straight to BLAS
+    if not lb and x.ndim <= 2 and y.ndim <= 2:  # matrix and vector products straight to BLAS
+        if len(lc) == 1:
+            if lc == (x.ndim - 1,) and rc == (0,):
+                return x @ y
+            if x.ndim == 2 and lc == (0,) and rc == (0,):
+                return x.T @ y
+            if y.ndim == 2 and lc == (x.ndim - 1,) and rc == (1,):
+                return x @ y.T
+        elif not lc and x.ndim == 1 and y.ndim == 1:
+            return np.multiply.outer(x, y)
     lf = [i for i in range(x.ndim) if i not in lc and i not in lb]
     rf = [i for i in range(y.ndim) if i not in rc and i not in rb]
     # Bring batch dims first, then free, then contracting: a batched matmul for np.matmul.
     xs = x.transpose(list(lb) + lf + list(lc))
     ys = y.transpose(list(rb) + list(rc) + rf)
     batch = xs.shape[: len(lb)]
-    m = int(np.prod(xs.shape[len(lb) : len(lb) + len(lf)], dtype=np.int64))
-    k = int(np.prod(xs.shape[len(lb) + len(lf) :], dtype=np.int64))
-    n = int(np.prod(ys.shape[len(rb) + len(rc) :], dtype=np.int64))
+    m = math.prod(xs.shape[len(lb) : len(lb) + len(lf)])  # math.prod: np.prod costs µs here
+    k = math.prod(xs.shape[len(lb) + len(lf) :])
+    n = math.prod(ys.shape[len(rb) + len(rc) :])
     if k == 1 and batch:  # outer products (a vmapped vector transpose): broadcasting is exact
         out = np.multiply(xs.reshape(batch + (m, 1)), ys.reshape(batch + (1, n)))
     else:
