@@ -139,3 +139,25 @@ def test_an_integer_index_op_by_op_is_numpys():
     # under grad the index is recorded (its gradient flows), not taken from numpy
     g = tf8.grad(lambda x: x[1] * 3.0 + x[-1])(np.ones(4))
     np.testing.assert_array_equal(g, [0.0, 3.0, 0.0, 1.0])
+
+
+def test_the_eager_binary_fast_path_gives_the_general_paths_results():
+    rng = np.random.default_rng(0)
+    for dtype in (np.float32, np.float64, np.complex128):
+        a = rng.standard_normal(5).astype(dtype)
+        b = (rng.standard_normal(5) + 2.0).astype(dtype)
+        x, y = tf8.tensor(a), tf8.tensor(b)
+        for fn, ref in (
+            (tnp.add, np.add),
+            (tnp.subtract, np.subtract),
+            (tnp.multiply, np.multiply),
+            (tnp.true_divide, np.true_divide),
+        ):
+            out = fn(x, y)
+            assert out.dtype == ref(a, b).dtype and not out._weak
+            np.testing.assert_array_equal(np.asarray(out), ref(a, b))
+            assert not np.asarray(out).flags.writeable
+    # mixed avals, weak scalars and bools still take the general path
+    assert (tf8.tensor(np.ones(3, np.float32)) * 2.0).dtype == np.float32
+    assert (tf8.tensor(np.ones(3)) + tf8.tensor(np.ones((2, 3)))).shape == (2, 3)
+    assert tnp.add(tf8.tensor(np.array([True])), tf8.tensor(np.array([True]))).dtype == np.bool_

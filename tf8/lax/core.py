@@ -38,7 +38,7 @@ from tf8.traced import (
 
 from .values import node_of, remember_value
 
-__all__ = ["apply", "apply1", "concrete", "eager_now", "merge_bindings", "record"]
+__all__ = ["apply", "apply1", "concrete", "eager_binary", "eager_now", "merge_bindings", "record"]
 
 # PLANS.get bound once (the table is emptied and refilled in place, never replaced): a bound
 # builtin is the cheapest lookup eager dispatch can make per op.
@@ -135,6 +135,36 @@ def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
     if plan is None:
         plan = _plan(op, inputs)
     return plan
+
+
+def eager_binary(op: Any, x: TracedTensor, y: TracedTensor) -> TracedTensor | None:
+    """Outside every transform: `op` on two concrete, strongly typed values of one aval,
+    computed at once from the plan eager dispatch cached — the `x * y` fast path. None when
+    anything else is needed (the caller then takes the general path)."""
+    if (
+        x._value is None
+        or y._value is None
+        or x.aval is not y.aval
+        or x._weak
+        or y._weak
+        or _transform_depth.get()
+        or _symbolic.get()
+    ):
+        return None
+    plan = PLANS.get((op, x.aval, x.aval))
+    if not plan:
+        return None
+    token = _set_fp_state(FP_IGNORE)
+    try:
+        result = plan[0](op, x._value, y._value)
+    finally:
+        _reset_fp_state(token)
+    if type(result) is not np.ndarray:
+        result = np.asarray(result)
+    result.flags.writeable = False
+    out = TracedTensor(None, plan[1][0], None)
+    out._value = result
+    return out
 
 
 def _constant(inputs: Sequence[TracedTensor]) -> bool:

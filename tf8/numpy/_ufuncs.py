@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tf8.errors import DTypeError, UnsupportedOperationError
-from tf8.lax.core import apply, apply1
+from tf8.lax.core import apply, apply1, eager_binary
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import plain_primitive
 from tf8.traced import TracedTensor
@@ -24,6 +24,7 @@ from ._core import (
 )
 
 _ADD, _MUL = plain_primitive("add", 2), plain_primitive("mul", 2)
+_SUB, _DIV = plain_primitive("sub", 2), plain_primitive("div", 2)
 
 
 def _unary_float(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:
@@ -117,7 +118,16 @@ def logistic(x: ArrayLike) -> TracedTensor:
     return apply1("logistic", [inexact(x)])
 
 
+def _fast(op: Any, x: Any, y: Any) -> TracedTensor | None:
+    """Two concrete float tensors of one aval outside transforms: the cached plan at once."""
+    if type(x) is TracedTensor and type(y) is TracedTensor and x.aval.dtype.kind in "fc":
+        return eager_binary(op, x, y)
+    return None
+
+
 def add(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    if (out := _fast(_ADD, x, y)) is not None:
+        return out
     pair = ready_pair(x, y)
     if pair is not None and pair[0].dtype != dt.bool_:
         return apply(_ADD, pair)[0]
@@ -128,10 +138,14 @@ def add(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
 
 def subtract(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    if (out := _fast(_SUB, x, y)) is not None:
+        return out
     return elementwise("sub", x, y)
 
 
 def multiply(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    if (out := _fast(_MUL, x, y)) is not None:
+        return out
     pair = ready_pair(x, y)
     if pair is not None and pair[0].dtype != dt.bool_:
         return apply(_MUL, pair)[0]
@@ -142,6 +156,8 @@ def multiply(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
 
 def true_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    if (out := _fast(_DIV, x, y)) is not None:
+        return out
     pair = ready_pair(x, y)
     if pair is not None and dt.is_inexact(pair[0].dtype):
         return apply1("div", pair)
