@@ -161,3 +161,16 @@ def test_the_eager_binary_fast_path_gives_the_general_paths_results():
     assert (tf8.tensor(np.ones(3, np.float32)) * 2.0).dtype == np.float32
     assert (tf8.tensor(np.ones(3)) + tf8.tensor(np.ones((2, 3)))).shape == (2, 3)
     assert tnp.add(tf8.tensor(np.array([True])), tf8.tensor(np.array([True]))).dtype == np.bool_
+
+
+def test_the_eager_unary_fast_path_gives_the_general_paths_results():
+    a = np.linspace(0.1, 0.9, 5)
+    for dtype in (np.float16, np.float32, np.float64, np.complex128):
+        x = tf8.tensor(a.astype(dtype))
+        for fn, ref in ((tnp.sin, np.sin), (tnp.exp, np.exp), (tnp.tanh, np.tanh)):
+            out = fn(x)
+            assert out.dtype == x.dtype and not out._weak
+            np.testing.assert_allclose(np.asarray(out), ref(a.astype(dtype)), rtol=1e-3)
+            assert not np.asarray(out).flags.writeable
+    assert tnp.sin(tf8.tensor(np.arange(3))).dtype == np.float64  # ints: the general path
+    assert tnp.sin(tf8.tensor(np.arange(3, dtype=np.uint8))).dtype == np.float16  # as numpy

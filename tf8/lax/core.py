@@ -38,7 +38,16 @@ from tf8.traced import (
 
 from .values import node_of, remember_value
 
-__all__ = ["apply", "apply1", "concrete", "eager_binary", "eager_now", "merge_bindings", "record"]
+__all__ = [
+    "apply",
+    "apply1",
+    "concrete",
+    "eager_binary",
+    "eager_now",
+    "eager_unary",
+    "merge_bindings",
+    "record",
+]
 
 # PLANS.get bound once (the table is emptied and refilled in place, never replaced): a bound
 # builtin is the cheapest lookup eager dispatch can make per op.
@@ -141,22 +150,25 @@ def eager_binary(op: Any, x: TracedTensor, y: TracedTensor) -> TracedTensor | No
     """Outside every transform: `op` on two concrete, strongly typed values of one aval,
     computed at once from the plan eager dispatch cached — the `x * y` fast path. None when
     anything else is needed (the caller then takes the general path)."""
-    if (
-        x._value is None
-        or y._value is None
-        or x.aval is not y.aval
-        or x._weak
-        or y._weak
-        or _transform_depth.get()
-        or _symbolic.get()
-    ):
+    if x.aval is not y.aval or y._value is None or y._weak:
         return None
-    plan = PLANS.get((op, x.aval, x.aval))
+    return _eager(op, x, (x.aval, x.aval), (x._value, y._value))
+
+
+def eager_unary(op: Any, x: TracedTensor) -> TracedTensor | None:
+    """`eager_binary`'s one-operand form: `sin(x)` on a concrete value outside transforms."""
+    return _eager(op, x, (x.aval,), (x._value,))
+
+
+def _eager(op: Any, x: TracedTensor, avals: tuple, values: tuple) -> TracedTensor | None:
+    if x._value is None or x._weak or _transform_depth.get() or _symbolic.get():
+        return None
+    plan = PLANS.get((op, *avals))
     if not plan:
         return None
     token = _set_fp_state(FP_IGNORE)
     try:
-        result = plan[0](op, x._value, y._value)
+        result = plan[0](op, *values)
     finally:
         _reset_fp_state(token)
     if type(result) is not np.ndarray:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tf8.errors import DTypeError, UnsupportedOperationError
-from tf8.lax.core import apply, apply1, eager_binary
+from tf8.lax.core import apply, apply1, eager_binary, eager_unary
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import plain_primitive
 from tf8.traced import TracedTensor
@@ -30,7 +30,13 @@ _SUB, _DIV = plain_primitive("sub", 2), plain_primitive("div", 2)
 def _unary_float(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:
     """A unary analytic catalog row as a numpy ufunc (ints and bools computed in float64)."""
 
+    op = plain_primitive(name, 1)
+
     def fn(x: ArrayLike) -> TracedTensor:
+        if type(x) is TracedTensor and x.aval.dtype.kind in "fc":
+            out = eager_unary(op, x)  # op by op, the cached plan at once
+            if out is not None:
+                return out
         return apply1(name, [inexact(x)])
 
     fn.__name__ = fn.__qualname__ = name
