@@ -28,7 +28,7 @@ import numpy as np
 
 from tf8 import tree
 from tf8.lax.builders import convert, zeros
-from tf8.lax.core import apply
+from tf8.lax.core import apply, concrete
 from tf8.lax.values import node_of, tag
 from tf8.ops.definition import definition
 from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
@@ -94,8 +94,8 @@ class Tape:
                 if all(c is None for c in cts):
                     continue
             needs = [self._owns(t) for t in inputs]
-            for t, c in zip(inputs, op_vjp(op, inputs, outs, cts, needs, nested)):
-                if c is not None and self._owns(t):
+            for t, need, c in zip(inputs, needs, op_vjp(op, inputs, outs, cts, needs, nested)):
+                if need and c is not None:
                     _accumulate(table, t, c, nested)
 
     def _owns(self, t: TracedTensor) -> bool:
@@ -159,8 +159,7 @@ def run_on_tape(
                 # a value enclosing tapes follow: the leaf is a copy they see it make
                 leaf = apply(_same(original), [original])[0]
             else:
-                leaf = TracedTensor(None, original.aval, None)
-                leaf._value = original._value
+                leaf = concrete(original._value, original.aval)
             part = f" (leaf {j} of its pytree)" if treedef.num_leaves > 1 else ""
             tangent = None if tangents is None else tangents[len(leaves) + j]
             tag(leaf, (tape, f"argument {i} of {what}({name}){part}", tangent))
@@ -187,7 +186,7 @@ def _same(t: TracedTensor) -> Any:
 
 def results(values: Sequence[Any], like: Sequence[TracedTensor]) -> list[Any]:
     """What a tape transform returns for `values` (TracedTensors, numpy arrays, or None for
-    zeros shaped like `like`): at top level, numpy (`finished`); inside enclosing tapes, the
+    zeros shaped like `like`): at top level, read-only numpy; inside enclosing tapes, the
     TracedTensors themselves, which those tapes follow."""
     if _tapes.get():
         return [zeros(t.aval) if v is None else as_traced(v) for v, t in zip(values, like)]
@@ -199,20 +198,12 @@ def results(values: Sequence[Any], like: Sequence[TracedTensor]) -> list[Any]:
             if v._value is None:
                 raise NeedGraph("a result without a value")
             v = v._value
-        arrays.append(v)
-    return finished(arrays)
-
-
-def finished(values: Sequence[Any]) -> list[Any]:
-    """Values as top-level transforms return them (0-d arrays as numpy scalars), read-only."""
-    out = []
-    for v in values:
         v = np.asarray(v)
-        if v.ndim == 0:
-            out.append(v[()])
+        if v.ndim == 0:  # as top-level transforms return them: 0-d arrays as numpy scalars
+            arrays.append(v[()])
             continue
-        if v.flags.writeable:
+        if v.flags.writeable:  # read-only, as JAX arrays are
             v = v.view()
             v.flags.writeable = False
-        out.append(v)
-    return out
+        arrays.append(v)
+    return arrays

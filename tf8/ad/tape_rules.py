@@ -193,7 +193,7 @@ def vjp(
                 result = rule(op, xs, outputs[0]._value, cts[0], needs)
                 if result is not NotImplemented:
                     return result
-            unwrap = _same if nested else _value
+            unwrap = _as_is if nested else _value
             partials = ELEMENTWISE_PARTIALS.get(key)
             if partials is not None:
                 return _elementwise(partials, inputs, outputs[0], cts[0], needs, unwrap)
@@ -251,7 +251,7 @@ def _value(t: Any) -> np.ndarray | None:
     return None if t is None else t._value
 
 
-def _same(t: Any) -> Any:
+def _as_is(t: Any) -> Any:
     return t
 
 

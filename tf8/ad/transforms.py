@@ -164,13 +164,18 @@ def value_and_grad(
             finished[1 : 1 + len(grads)],
             finished[1 + len(grads) :],
         )
-        per_arg = _unflatten_per_arg(defs, grads)
-        g = per_arg[0] if single else tuple(per_arg)
-        if has_aux:
-            return (value, aux_def.unflatten(aux_values)), g
-        return value, g
+        return _value_and_grad_result(value, grads, defs, single, aux_def, aux_values)
 
     return value_and_grad_f
+
+
+def _value_and_grad_result(value, grads, defs, single, aux_def, aux_values) -> Any:
+    """(value, gradient) — ((value, aux), gradient) with has_aux — as JAX returns them."""
+    per_arg = _unflatten_per_arg(defs, grads)
+    g = per_arg[0] if single else tuple(per_arg)
+    if aux_def is not None:
+        return (value, aux_def.unflatten(aux_values)), g
+    return value, g
 
 
 def _tape_value_and_grad(
@@ -185,12 +190,8 @@ def _tape_value_and_grad(
     seed = np.ones((), dtype=out.dtype)
     cts = tape.backward([out], [seed], leaves)
     value, *grads = results([out, *cts], [out, *leaves])
-    per_arg = _unflatten_per_arg(defs, grads)
-    g = per_arg[0] if single else tuple(per_arg)
-    if has_aux:
-        aux_values = results(aux_leaves, aux_leaves)
-        return (value, aux_def.unflatten(aux_values)), g
-    return value, g
+    aux_values = results(aux_leaves, aux_leaves)
+    return _value_and_grad_result(value, grads, defs, single, aux_def, aux_values)
 
 
 def grad(
@@ -240,13 +241,7 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
         except NeedGraph:
             pass  # the graph path handles what the tape cannot
     arguments, out, defs = _trace(fun, tuple(primals), {}, nums, "jvp")
-    t_flat = tree.tree_leaves(list(tangents))
-    if len(t_flat) != len(arguments.leaves):
-        raise TreeStructureError("jvp: tangents do not have the structure of primals")
-    given = [_like_dtype(t, p.dtype, "jvp tangent") for t, p in zip(t_flat, arguments.leaves)]
-    for p, t in zip(arguments.leaves, given):
-        if not shapes_match(p.shape, t.shape):
-            raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
+    given = _checked_tangents(arguments.leaves, tangents)
     outs, out_def = _flat_outputs(out)
     tangents_out = jvp_graph(outs, arguments.leaves, given, arguments.values)
     tangents_out = zeros_for(outs, tangents_out)
@@ -258,15 +253,9 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
 def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tuple[Any, Any]:
     """jvp op by op (tf8.ad.forward): tangents computed beside the values as ops run."""
     p_flat = [as_traced(p) for p in tree.tree_leaves(list(primals))]
-    t_flat = tree.tree_leaves(list(tangents))
-    if len(t_flat) != len(p_flat):
-        raise TreeStructureError("jvp: tangents do not have the structure of primals")
-    given = [_like_dtype(t, p.dtype, "jvp tangent") for t, p in zip(t_flat, p_flat)]
-    for p, t in zip(p_flat, given):
-        if not shapes_match(p.shape, t.shape):
-            raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
-        if t._value is None:
-            raise NeedGraph("a traced tangent")
+    given = _checked_tangents(p_flat, tangents)
+    if any(t._value is None for t in given):
+        raise NeedGraph("a traced tangent")
     nums = tuple(range(len(primals)))
     forward = ForwardTape()
     # an integer primal carries no tangent (as on the graph path)
@@ -276,6 +265,19 @@ def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tupl
     values = results([*outs, *[forward.tangent(o) for o in outs]], [*outs, *outs])
     n = len(outs)
     return tree.tree_unflatten(out_def, values[:n]), tree.tree_unflatten(out_def, values[n:])
+
+
+def _checked_tangents(primals: Sequence[TracedTensor], tangents: Sequence[Any]) -> list:
+    """jvp's tangents as TracedTensors, checked against the primal leaves' structure, dtypes
+    and shapes."""
+    t_flat = tree.tree_leaves(list(tangents))
+    if len(t_flat) != len(primals):
+        raise TreeStructureError("jvp: tangents do not have the structure of primals")
+    given = [_like_dtype(t, p.dtype, "jvp tangent") for t, p in zip(t_flat, primals)]
+    for p, t in zip(primals, given):
+        if not shapes_match(p.shape, t.shape):
+            raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
+    return given
 
 
 def _like_dtype(value: Any, dtype: np.dtype, what: str) -> TracedTensor:

@@ -118,15 +118,11 @@ def apply(
             if not plan:
                 _refuse_tape("no plan to run op by op for", op)
             outputs = _compute(op, inputs, values, plan)
-            for t in inputs:
-                if t._node is not None:
-                    for tape in tapes:  # each tape following an input writes the op down
-                        for u in inputs:
-                            node = node_of(u, tape)
-                            if node is not None:
-                                tape.record(op, inputs, outputs, node)
-                                break
-                    break
+            if any(t._node is not None for t in inputs):
+                for tape in tapes:  # each tape following an input writes the op down
+                    node = next((n for t in inputs if (n := node_of(t, tape))), None)
+                    if node is not None:
+                        tape.record(op, inputs, outputs, node)
             return outputs
         elif _constant(inputs):
             plan = _planned(op, inputs)
@@ -171,12 +167,7 @@ def _eager(op: Any, x: TracedTensor, avals: tuple, values: tuple) -> TracedTenso
         result = plan[0](op, *values)
     finally:
         _reset_fp_state(token)
-    if type(result) is not np.ndarray:
-        result = np.asarray(result)
-    result.flags.writeable = False
-    out = TracedTensor(None, plan[1][0], None)
-    out._value = result
-    return out
+    return _result(plan[1][0], result)
 
 
 def _constant(inputs: Sequence[TracedTensor]) -> bool:
@@ -249,6 +240,13 @@ def _frozen(value: Any) -> np.ndarray:
     return value
 
 
+def _result(aval: Aval, value: Any) -> TracedTensor:
+    """A kernel's result as a concrete leaf of `aval` (read-only: see `_frozen`)."""
+    out = TracedTensor(None, aval, None)
+    out._value = _frozen(value)
+    return out
+
+
 def _compute(
     op: Any, inputs: Sequence[TracedTensor], values: list, plan: tuple
 ) -> list[TracedTensor]:
@@ -260,18 +258,9 @@ def _compute(
     finally:
         _reset_fp_state(token)
     if len(avals) == 1:
-        out = TracedTensor(None, avals[0], None)
-        if type(result) is not np.ndarray:
-            result = np.asarray(result)
-        result.flags.writeable = False
-        out._value = result
-        outputs = [out]
+        outputs = [_result(avals[0], result)]
     else:
-        outputs = []
-        for aval, value in zip(avals, result):
-            out = TracedTensor(None, aval, None)
-            out._value = _frozen(value)
-            outputs.append(out)
+        outputs = [_result(aval, value) for aval, value in zip(avals, result)]
     if inputs and inputs[0]._weak:
         _propagate_weak(inputs, outputs)
     return outputs
