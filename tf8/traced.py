@@ -345,6 +345,10 @@ class TracedTensor:
         return bool(self._concrete("Branching on (bool())").reshape(()))
 
     def __float__(self) -> float:
+        value = self._value
+        if value is not None and self._node is None and value.ndim == 0:
+            if self._key is None or not _differentiated.get():  # an eager value: at once
+                return float(value)
         self._refuse_if_differentiated("float()")
         return float(self._scalar("float"))
 
@@ -416,7 +420,12 @@ def tensor(array: Any, name: str | None = None) -> TracedTensor:
         value = value.copy()
     if value.flags.writeable:
         value.flags.writeable = False
-    return _leaf(value, aval_of(value.shape, value.dtype), name, "tensor")
+    aval = aval_of(value.shape, value.dtype)
+    if name is None:  # a concrete value, as an eager op's result: its leaf is made if needed
+        t = TracedTensor(None, aval, None)
+        t._value = value
+        return t
+    return _leaf(value, aval, name, "tensor")
 
 
 def placeholder(

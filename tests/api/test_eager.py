@@ -174,3 +174,51 @@ def test_the_eager_unary_fast_path_gives_the_general_paths_results():
             assert not np.asarray(out).flags.writeable
     assert tnp.sin(tf8.tensor(np.arange(3))).dtype == np.float64  # ints: the general path
     assert tnp.sin(tf8.tensor(np.arange(3, dtype=np.uint8))).dtype == np.float16  # as numpy
+
+
+def test_fast_paths_after_the_first_call_match_the_general_functions():
+    # The first call caches the plan; later calls take the fast path (tf8/lax/eager.py).
+    # Each result must equal the general function's (`__wrapped__`) bit for bit.
+    rng = np.random.default_rng(1)
+    for dtype in (np.float16, np.float32, np.float64, np.complex64):
+        for shape in ((), (3,), (2, 3)):
+            a = rng.standard_normal(shape).astype(dtype)
+            b = (rng.standard_normal(shape) + 3.0).astype(dtype)
+            x, y = tf8.tensor(a), tf8.tensor(b)
+            for fn in (tnp.add, tnp.subtract, tnp.multiply, tnp.true_divide):
+                for _ in range(2):
+                    fast, general = fn(x, y), fn.__wrapped__(x, y)
+                    assert fast.aval == general.aval and type(np.asarray(fast)) is np.ndarray
+                    np.testing.assert_array_equal(np.asarray(fast), np.asarray(general))
+                    assert not np.asarray(fast).flags.writeable
+            for fn in (tnp.sin, tnp.exp):
+                for _ in range(2):
+                    np.testing.assert_array_equal(np.asarray(fn(x)), np.asarray(fn.__wrapped__(x)))
+            if shape:
+                for _ in range(2):
+                    total = tnp.sum(x)
+                    assert total.shape == () and total.dtype == x.dtype
+                    np.testing.assert_array_equal(
+                        np.asarray(total), np.asarray(tnp.sum.__wrapped__(x, None, None, False))
+                    )
+                    assert complex(total) == complex(np.sum(a, dtype=a.dtype))
+
+
+def test_integer_true_division_never_takes_a_cached_integer_div_plan():
+    # floor_divide of ints caches an integer `div` plan on int64 avals; `/` of those same
+    # avals must still promote and divide in float (the fast path admits floats only).
+    i, j = tf8.tensor(np.array([7, -7, 9])), tf8.tensor(np.array([2, 2, 4]))
+    for _ in range(2):
+        np.testing.assert_array_equal(np.asarray(i // j), [3, -4, 2])
+        out = i / j
+        assert out.dtype == np.float64
+        np.testing.assert_array_equal(np.asarray(out), [3.5, -3.5, 2.25])
+
+
+def test_float_of_an_eager_scalar_and_the_refusal_under_grad():
+    s = tnp.sum(tf8.tensor(np.array([0.25, 0.5])))
+    assert float(s) == 0.75 and float(tf8.tensor(np.array([2.0]))) == 2.0
+    with pytest.raises(tf8.errors.ConcretizationError):
+        tf8.grad(lambda x: x * float(tnp.sum(x)))(np.ones(2))
+    with pytest.raises(tf8.errors.ConversionError):
+        float(tf8.tensor(np.ones(2)))

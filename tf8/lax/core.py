@@ -42,9 +42,7 @@ __all__ = [
     "apply",
     "apply1",
     "concrete",
-    "eager_binary",
     "eager_now",
-    "eager_unary",
     "merge_bindings",
     "record",
 ]
@@ -140,34 +138,6 @@ def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
     if plan is None:
         plan = _plan(op, inputs)
     return plan
-
-
-def eager_binary(op: Any, x: TracedTensor, y: TracedTensor) -> TracedTensor | None:
-    """Outside every transform: `op` on two concrete, strongly typed values of one aval,
-    computed at once from the plan eager dispatch cached — the `x * y` fast path. None when
-    anything else is needed (the caller then takes the general path)."""
-    if x.aval is not y.aval or y._value is None or y._weak:
-        return None
-    return _eager(op, x, (x.aval, x.aval), (x._value, y._value))
-
-
-def eager_unary(op: Any, x: TracedTensor) -> TracedTensor | None:
-    """`eager_binary`'s one-operand form: `sin(x)` on a concrete value outside transforms."""
-    return _eager(op, x, (x.aval,), (x._value,))
-
-
-def _eager(op: Any, x: TracedTensor, avals: tuple, values: tuple) -> TracedTensor | None:
-    if x._value is None or x._weak or _transform_depth.get() or _symbolic.get():
-        return None
-    plan = PLANS.get((op, *avals))
-    if not plan:
-        return None
-    token = _set_fp_state(FP_IGNORE)
-    try:
-        result = plan[0](op, *values)
-    finally:
-        _reset_fp_state(token)
-    return _result(plan[1][0], result)
 
 
 def _constant(inputs: Sequence[TracedTensor]) -> bool:

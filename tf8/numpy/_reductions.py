@@ -8,6 +8,7 @@ from typing import Any
 
 from tf8.errors import ShapeError
 from tf8.lax.core import apply1
+from tf8.lax.eager import fast_full_reduction
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
@@ -42,6 +43,9 @@ def _sum_dtype(x: TracedTensor) -> Any:
 def sum(a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     x = asarray(a)
     return _reduce("reduce_sum", x, axis, keepdims, dtype or _sum_dtype(x))
+
+
+sum = fast_full_reduction("reduce_sum", sum)  # noqa: A001 - a float total, op by op at once
 
 
 def prod(

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tf8.errors import DTypeError, UnsupportedOperationError
-from tf8.lax.core import apply, apply1, eager_binary, eager_unary
+from tf8.lax.core import apply, apply1
+from tf8.lax.eager import fast_binary, fast_unary
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import plain_primitive
 from tf8.traced import TracedTensor
@@ -30,18 +31,12 @@ _SUB, _DIV = plain_primitive("sub", 2), plain_primitive("div", 2)
 def _unary_float(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:
     """A unary analytic catalog row as a numpy ufunc (ints and bools computed in float64)."""
 
-    op = plain_primitive(name, 1)
-
     def fn(x: ArrayLike) -> TracedTensor:
-        if type(x) is TracedTensor and x.aval.dtype.kind in "fc":
-            out = eager_unary(op, x)  # op by op, the cached plan at once
-            if out is not None:
-                return out
         return apply1(name, [inexact(x)])
 
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc
-    return fn
+    return fast_unary(plain_primitive(name, 1), fn)  # op by op: the cached plan at once
 
 
 exp = _unary_float("exp", "e**x, elementwise.")
@@ -124,16 +119,7 @@ def logistic(x: ArrayLike) -> TracedTensor:
     return apply1("logistic", [inexact(x)])
 
 
-def _fast(op: Any, x: Any, y: Any) -> TracedTensor | None:
-    """Two concrete float tensors of one aval outside transforms: the cached plan at once."""
-    if type(x) is TracedTensor and type(y) is TracedTensor and x.aval.dtype.kind in "fc":
-        return eager_binary(op, x, y)
-    return None
-
-
 def add(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    if (out := _fast(_ADD, x, y)) is not None:
-        return out
     pair = ready_pair(x, y)
     if pair is not None and pair[0].dtype != dt.bool_:
         return apply(_ADD, pair)[0]
@@ -144,14 +130,10 @@ def add(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
 
 def subtract(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    if (out := _fast(_SUB, x, y)) is not None:
-        return out
     return elementwise("sub", x, y)
 
 
 def multiply(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    if (out := _fast(_MUL, x, y)) is not None:
-        return out
     pair = ready_pair(x, y)
     if pair is not None and pair[0].dtype != dt.bool_:
         return apply(_MUL, pair)[0]
@@ -162,8 +144,6 @@ def multiply(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
 
 def true_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    if (out := _fast(_DIV, x, y)) is not None:
-        return out
     pair = ready_pair(x, y)
     if pair is not None and dt.is_inexact(pair[0].dtype):
         return apply1("div", pair)
@@ -173,6 +153,11 @@ def true_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
     return apply1("div", broadcast_arrays(a, b))
 
 
+# Two concrete float tensors of one aval, outside transforms: the cached plan at once.
+add = fast_binary(_ADD, add)
+subtract = fast_binary(_SUB, subtract)
+multiply = fast_binary(_MUL, multiply)
+true_divide = fast_binary(_DIV, true_divide)
 divide = true_divide
 
 

@@ -225,12 +225,17 @@ def _dot_general(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out.reshape(shape)
 
 
-def _reduction(fn: Callable) -> Kernel:
+def _reduction(ufunc: np.ufunc) -> Kernel:
+    """`ufunc.reduce` over the op's axes: what np.sum/np.max call, minus their Python layer.
+    Sums and products stay in the input's dtype (numpy would widen small ints)."""
+    reduce = ufunc.reduce
+    keep_dtype = ufunc is np.add or ufunc is np.multiply
+
     def kernel(op: Primitive, x: np.ndarray) -> np.ndarray:
         axes = tuple(op["axes"])
-        if fn is np.sum or fn is np.prod:
-            return fn(x, axis=axes, dtype=x.dtype)
-        return fn(x, axis=axes)
+        if keep_dtype:
+            return reduce(x, axis=axes, dtype=x.dtype)
+        return reduce(x, axis=axes)
 
     return kernel
 
@@ -401,10 +406,10 @@ KERNELS: dict[str, Kernel] = {
     "ceil": _unary(np.ceil),
     "round": _unary(np.round),
     "dot_general": _dot_general,
-    "reduce_sum": _reduction(np.sum),
-    "reduce_prod": _reduction(np.prod),
-    "reduce_max": _reduction(np.max),
-    "reduce_min": _reduction(np.min),
+    "reduce_sum": _reduction(np.add),
+    "reduce_prod": _reduction(np.multiply),
+    "reduce_max": _reduction(np.maximum),
+    "reduce_min": _reduction(np.minimum),
     "argmax": _argreduce(np.argmax),
     "argmin": _argreduce(np.argmin),
     "cumsum": _cumsum,

@@ -39,7 +39,7 @@ class Aval:
     """An abstract value: what tracing knows of a tensor without its data. Immutable, with its
     hash computed once: eager dispatch looks plans up by avals on every op."""
 
-    __slots__ = ("shape", "dtype", "_hash")
+    __slots__ = ("shape", "dtype", "_hash", "fast_plans")
     shape: tuple[Dim, ...]
     dtype: np.dtype
 
@@ -47,6 +47,9 @@ class Aval:
         object.__setattr__(self, "shape", shape)
         object.__setattr__(self, "dtype", dtype)
         object.__setattr__(self, "_hash", hash((shape, dtype)))
+        # The eager fast paths' plans on this aval, one place per fast function (see
+        # tf8/lax/eager.py): a list index instead of a hashed plan lookup per op.
+        object.__setattr__(self, "fast_plans", [])
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"Aval is immutable (cannot set {name})")
