@@ -222,3 +222,87 @@ def test_float_of_an_eager_scalar_and_the_refusal_under_grad():
         tf8.grad(lambda x: x * float(tnp.sum(x)))(np.ones(2))
     with pytest.raises(tf8.errors.ConversionError):
         float(tf8.tensor(np.ones(2)))
+
+
+def _same(fast, general):
+    assert fast.aval == general.aval and fast._weak == general._weak
+    assert not np.asarray(fast).flags.writeable
+    np.testing.assert_array_equal(np.asarray(fast), np.asarray(general))
+
+
+def test_broadcasting_scalar_and_numpy_operands_fast_paths_match_the_general_path():
+    rng = np.random.default_rng(2)
+    for dtype in (np.float16, np.float32, np.float64, np.complex128):
+        a = rng.standard_normal((4, 3)).astype(dtype)
+        row = (rng.standard_normal((1, 3)) + 3.0).astype(dtype)
+        col = (rng.standard_normal((4, 1)) + 3.0).astype(dtype)
+        x, r, c = tf8.tensor(a), tf8.tensor(row), tf8.tensor(col)
+        for fn in (tnp.add, tnp.subtract, tnp.multiply, tnp.true_divide):
+            general = fn.__wrapped__
+            for _ in range(2):  # the second call meets cached shapes
+                _same(fn(x, r), general(x, r))
+                _same(fn(c, x), general(c, x))
+                _same(fn(x, 0.1), general(x, 0.1))
+                _same(fn(3, x), general(3, x))
+                _same(fn(x, row), general(x, row))  # a numpy array of its dtype
+                _same(fn(col, x), general(col, x))
+        # a shape mismatch still gets the general path's error
+        with pytest.raises(tf8.errors.ShapeError):
+            x + tf8.tensor(np.ones(4, dtype))
+    # a float64 numpy array and a float32 tensor promote as before (general path)
+    f32 = tf8.tensor(np.ones(3, np.float32))
+    assert (f32 + np.ones(3)).dtype == np.float64
+    assert (f32 * 2**60).dtype == np.float32
+
+
+def test_axis_sums_and_matrix_products_fast_paths_match_the_general_path():
+    rng = np.random.default_rng(3)
+    for dtype in (np.float32, np.float64):
+        a = rng.standard_normal((4, 3, 2)).astype(dtype)
+        x = tf8.tensor(a)
+        for axis in (0, 1, -1, (0, 2), (2, 0), None):
+            for keepdims in (False, True):
+                for operand in (x, a):
+                    for _ in range(2):
+                        got = tnp.sum(operand, axis=axis, keepdims=keepdims)
+                        want = tnp.sum.__wrapped__(operand, axis, None, keepdims)
+                        _same(got, want)
+                        np.testing.assert_allclose(
+                            np.asarray(got), np.sum(a, axis=axis, keepdims=keepdims), rtol=1e-5
+                        )
+        for bad in (3, (0, 0), (0, -3)):
+            with pytest.raises(tf8.errors.Tf8Error):
+                tnp.sum(x, axis=bad)
+        m = rng.standard_normal((3, 5)).astype(dtype)
+        v = rng.standard_normal(3).astype(dtype)
+        y = tf8.tensor(a[:, :, 0])
+        pairs = ((y, m), (y, tf8.tensor(m)), (y, v), (v, tf8.tensor(m)), (a[0, :, 0], y.T))
+        for left, right in pairs:
+            for _ in range(2):
+                _same(tnp.matmul(left, right), tnp.matmul.__wrapped__(left, right))
+        with pytest.raises(tf8.errors.ShapeError):
+            y @ np.ones((4, 2), dtype)
+
+
+def test_the_one_aval_fast_paths_on_tapes_give_the_graph_paths_derivatives():
+    # On tapes (top-level grad/jvp) the fast paths write each op down: the derivatives are
+    # those of the graph path (the tape switched off), to rounding.
+    import tf8.ad.tape as tape_module
+
+    x0 = np.linspace(0.1, 0.9, 6).reshape(2, 3)
+    m = np.arange(9.0).reshape(3, 3) / 10
+
+    def f(x):
+        h = tnp.sin(x) * x + tnp.tanh(x) - x / 3.0
+        h = tnp.exp(h / 10.0) @ m
+        return tnp.sum(h * h + tnp.sum(h, axis=0, keepdims=True))
+
+    got = [tf8.grad(f)(x0), tf8.jvp(f, (x0,), (np.ones_like(x0),))[1], tf8.hessian(f)(x0)]
+    tape_module.ENABLED = False
+    try:
+        want = [tf8.grad(f)(x0), tf8.jvp(f, (x0,), (np.ones_like(x0),))[1], tf8.hessian(f)(x0)]
+    finally:
+        tape_module.ENABLED = True
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-12, atol=1e-14)
+    tf8.check_grads(f, (x0,), order=2, modes=("fwd", "rev"))

@@ -17,7 +17,8 @@ import numpy as np
 from tf8.lax.builders import convert
 from tf8.lax.core import concrete
 from tf8.lax.values import node_of, tag
-from tf8.ops.definition import definition
+from tf8.ops.definition import PLANS, definition
+from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
 from tf8.traced import TracedTensor, _tapes
 
 from .linearize import JVP
@@ -45,7 +46,10 @@ class ForwardTape:
             return
         tangents = [self.tangent(t) for t in inputs]
         tapes = _tapes.get()
-        if tapes[0] is self and _diagonal(op, inputs, outputs, tangents, node):
+        if tapes[0] is self and (
+            _diagonal(op, inputs, outputs, tangents, node)
+            or _linear(op, inputs, outputs, tangents, node)
+        ):
             return
         # the rule's own ops are seen by the enclosing tapes only (JAX's trace levels)
         token = _tapes.set(tapes[: tapes.index(self)])
@@ -75,22 +79,62 @@ DIAGONAL = frozenset(
 )
 
 
+# needs masks by (operand count, operand): one operand's share of the tangent at a time
+_ONLY = {(n, i): [j == i for j in range(n)] for n in (1, 2, 3) for i in range(n)}
+
+
 def _diagonal(op, inputs, outputs, tangents, node) -> bool:
     """The tangent of an elementwise row on real floats, computed in numpy (True when done)."""
     key = definition(op).rule_key
-    if key not in DIAGONAL or not real_floats(inputs) or not real_floats(outputs):
+    if key not in DIAGONAL:
         return False
-    rule = NUMPY_RULES[key]
-    xs = [t._value for t in inputs]
     out = outputs[0]
+    if out.aval.dtype.kind != "f":
+        return False
+    for t in inputs:
+        if t.aval.dtype.kind != "f":
+            return False
+    rule = NUMPY_RULES[key]
+    n = len(inputs)
+    xs = [t._value for t in inputs]
     total = None
     for i, t in enumerate(tangents):
         if t is None:
             continue
-        needs = [j == i for j in range(len(inputs))]
-        part = rule(op, xs, out._value, t._value, needs)[i]
+        part = rule(op, xs, out._value, t._value, _ONLY[n, i])[i]
         total = part if total is None else total + part
     if total is not None:
+        if type(total) is not np.ndarray or total.dtype != out.aval.dtype:
+            total = np.asarray(total, out.aval.dtype)
+        total.flags.writeable = False
+        tag(out, (node[0], node[1], concrete(total, out.aval)))
+    return True
+
+
+def _linear(op, inputs, outputs, tangents, node) -> bool:
+    """The tangent of a one-operand linear row (sum, reshape, broadcast, transpose, slice,
+    ...) — the op's own kernel on the tangent — or of dot_general, bilinear — the kernel on
+    (tx, y) plus on (x, ty) — on real floats, computed in numpy (True when done)."""
+    d = definition(op)
+    if len(outputs) != 1 or not (d.linear and len(inputs) == 1 or d.rule_key == "dot_general"):
+        return False
+    if not real_floats(inputs) or not real_floats(outputs):
+        return False
+    plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
+    if not plan:
+        return False
+    kernel, values = plan[0], [t._value for t in inputs]
+    total = None
+    token = ignore_fp_errors()
+    try:
+        for i, t in enumerate(tangents):
+            if t is not None:
+                part = kernel(op, *values[:i], t._value, *values[i + 1 :])
+                total = part if total is None else total + part
+    finally:
+        restore_fp_errors(token)
+    if total is not None:
+        out = outputs[0]
         total = np.asarray(total, out.aval.dtype)
         total.flags.writeable = False
         tag(out, (node[0], node[1], concrete(total, out.aval)))

@@ -12,8 +12,9 @@ from typing import Any
 import numpy as np
 
 from tf8.lax.core import apply1
+from tf8.lax.eager import fast_binary
 from tf8.ops import dtypes as dt
-from tf8.ops.primitive import Aval, ConstantValue
+from tf8.ops.primitive import Aval, ConstantValue, plain_primitive
 from tf8.traced import TracedTensor
 
 Tangent = TracedTensor | None  # None is the symbolic zero
@@ -47,7 +48,11 @@ def _binary(name: str):
     return fn
 
 
-add, sub, mul, div = _binary("add"), _binary("sub"), _binary("mul"), _binary("div")
+# One-aval float operands (the rules of AD, mostly) take the eager fast path, on tapes too.
+add, sub, mul, div = (
+    fast_binary(plain_primitive(name, 2), None, _binary(name))
+    for name in ("add", "sub", "mul", "div")
+)
 pow_ = _binary("pow")
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "eager_now",
     "merge_bindings",
     "record",
+    "write_down",
 ]
 
 # PLANS.get bound once (the table is emptied and refilled in place, never replaced): a bound
@@ -116,11 +117,10 @@ def apply(
             if not plan:
                 _refuse_tape("no plan to run op by op for", op)
             outputs = _compute(op, inputs, values, plan)
-            if any(t._node is not None for t in inputs):
-                for tape in tapes:  # each tape following an input writes the op down
-                    node = next((n for t in inputs if (n := node_of(t, tape))), None)
-                    if node is not None:
-                        tape.record(op, inputs, outputs, node)
+            for t in inputs:
+                if t._node is not None:
+                    write_down(tapes, op, inputs, outputs)
+                    break
             return outputs
         elif _constant(inputs):
             plan = _planned(op, inputs)
@@ -129,10 +129,26 @@ def apply(
     return _record(op, inputs, meta, concrete and not _symbolic.get())
 
 
+def write_down(tapes: tuple, op: Any, inputs: Sequence[TracedTensor], outputs: list) -> None:
+    """Each tape following one of `inputs` writes the op down (with that input's node)."""
+    for tape in tapes:
+        for t in inputs:
+            node = node_of(t, tape)
+            if node is not None:
+                tape.record(op, inputs, outputs, node)
+                break
+
+
 def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
     """The cached plan of `op` on these inputs' avals (see `_infer`), made when new."""
     try:
-        plan = _plan_of((op, *[t.aval for t in inputs]))
+        n = len(inputs)
+        if n == 1:
+            plan = _plan_of((op, inputs[0].aval))
+        elif n == 2:
+            plan = _plan_of((op, inputs[0].aval, inputs[1].aval))
+        else:
+            plan = _plan_of((op, *[t.aval for t in inputs]))
     except TypeError:  # an unhashable parameter somewhere
         plan = False
     if plan is None:

@@ -1,16 +1,24 @@
-"""Eager fast paths: the hottest ops on concrete float values, outside every transform.
+"""Eager fast paths: the hottest ops on concrete float values, outside transforms or on tapes.
 
 `apply` (tf8/lax/core.py) is the one general entry point, and it is cheap, but a user's
-no-jit loop (`acc = acc * x + x`, `tnp.sin(t)`, `tnp.sum(t)`, `float(t)`) pays for its
-generality on every op: a sequence of inputs, a list of values, a plan lookup keyed by a
-tuple. The wrappers here put a narrow test in front of a public function: two (or one)
-TracedTensors of one shared aval, of a float or complex dtype, strongly typed, concrete, no
-transform and no symbolic trace active. Then the op's cached plan (the one `apply` made the
-first time it met these avals) runs at once, with floating-point warnings off, and the result
-is a read-only concrete leaf: exactly what `apply` returns, minus its overhead.
+no-jit loop (`acc = acc * x + x`, `tnp.sin(t)`, `tnp.sum(t)`, `h @ m`, `float(t)`) pays for
+the generality of the tf8.numpy layer above it on every op: promotion, broadcasting, a list
+of values, a plan lookup keyed by a tuple. The wrappers here put a narrow test in front of a
+public function: concrete, strongly typed float or complex operands, no symbolic trace, no
+transform other than tapes. Then the op runs at once, with floating-point warnings off, and
+its result is a read-only concrete leaf: exactly what the general path returns.
 
-Anything else — a first call on new avals, mixed avals, a Python scalar, an integer, a
-transform, a tape — goes to the wrapped general function unchanged.
+- Operands of one aval (and one-operand ops, and a sum over every axis) use the op's cached
+  plan — the one `apply` made the first time it met these avals — kept at a place on the aval.
+  These also run on tapes (top-level grad/jvp/vjp, tf8.ad.tape): each tape following an
+  operand writes the op down, as `apply`'s tape branch does.
+- Outside every transform only: operands of one dtype that broadcast, a Python float or int
+  (weakly typed, as in JAX), a numpy array of the tensor's dtype, a sum over some axes with or
+  without keepdims, and a matrix product go straight to numpy, whose broadcasting gives what
+  the general path's broadcast-then-op gives.
+
+Anything else — a first call on new avals, an integer, a graph transform — goes to the
+wrapped general function unchanged.
 """
 
 from __future__ import annotations
@@ -24,14 +32,16 @@ import numpy as np
 from tf8.ops import dtypes as dt
 from tf8.ops.definition import PLANS
 from tf8.ops.kernels import FP_IGNORE, FP_STATE
-from tf8.ops.primitive import Aval, make_primitive
-from tf8.traced import TracedTensor, _symbolic, _transform_depth
+from tf8.ops.primitive import Aval, aval_of, make_primitive
+from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
 
-__all__ = ["fast_binary", "fast_full_reduction", "fast_unary", "leaf"]
+from .core import write_down
+
+__all__ = ["fast_binary", "fast_matmul", "fast_reduction", "fast_unary", "leaf"]
 
 _plan_of = PLANS.get  # bound once: the table is emptied and refilled in place, never replaced
 _set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
-_depth, _symbolic_now = _transform_depth.get, _symbolic.get
+_depth, _symbolic_now, _tapes_now = _transform_depth.get, _symbolic.get, _tapes.get
 _setflags = np.ndarray.setflags
 _ndarray = np.ndarray
 
@@ -85,21 +95,29 @@ def _run(plan: tuple, op: Any, *values: np.ndarray) -> TracedTensor:
     return leaf(plan[1][0], value)
 
 
-def fast_binary(op: Any, general: Callable[[Any, Any], TracedTensor]) -> Callable:
-    """`general(x, y)` with the fast path for two concrete float tensors of one aval."""
+def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
+    """`general(x, y)` with the fast paths for concrete float tensors: two of one aval (the
+    cached plan), two of one dtype that broadcast, or one and a Python float or int (weakly
+    typed, as in JAX: the tensor's dtype wins). `ufunc` is the op's numpy ufunc: on floats,
+    broadcasting and weak scalars give what the general path's broadcast-then-op gives; None
+    for ops that do not broadcast (tf8.lax's): then only the one-aval path is taken."""
     place = next(_places)
+    shapes: dict[tuple[Aval, Aval], Aval | None] = {}  # broadcast results, by operand avals
 
     def fn(x: Any, y: Any) -> TracedTensor:
-        if type(x) is TracedTensor and type(y) is TracedTensor:
+        tx, ty = type(x), type(y)
+        if tx is TracedTensor and ty is TracedTensor:
             aval = x.aval
             if (
                 aval is y.aval
                 and aval.dtype in FAST_DTYPES
-                and not (x._weak or y._weak or _depth() or _symbolic_now())
+                and not (x._weak or y._weak or _symbolic_now())
             ):
                 a, b = x._value, y._value
-                if a is not None and b is not None:  # `_cached` and `_run`, inlined
-                    try:
+                depth = _depth()
+                tapes = _tapes_now() if depth else ()
+                if a is not None and b is not None and (tapes or not depth):
+                    try:  # `_cached` and `_run`, inlined
                         plan = aval.fast_plans[place]
                     except IndexError:
                         plan = None
@@ -116,56 +134,222 @@ def fast_binary(op: Any, general: Callable[[Any, Any], TracedTensor]) -> Callabl
                         _setflags(value, write=False)
                         out = TracedTensor(None, plan[1][0], None)
                         out._value = value
+                        if tapes and (x._node is not None or y._node is not None):
+                            write_down(tapes, op, (x, y), [out])
                         return out
+            elif ufunc is None:
+                pass
+            elif _eager_values(x, y):
+                out_aval = _broadcast_aval(shapes, x.aval, y.aval)
+                if out_aval is not None:
+                    return _ufunc(ufunc, out_aval, x._value, y._value)
+        elif ufunc is None:
+            pass
+        elif tx is TracedTensor and ty is _ndarray and _eager_value(x):
+            if y.dtype == x.aval.dtype:  # a numpy array of its dtype: read, never kept
+                out_aval = _broadcast_aval(shapes, x.aval, aval_of(y.shape, y.dtype))
+                if out_aval is not None:
+                    return _ufunc(ufunc, out_aval, x._value, y)
+        elif ty is TracedTensor and tx is _ndarray and _eager_value(y):
+            if x.dtype == y.aval.dtype:
+                out_aval = _broadcast_aval(shapes, aval_of(x.shape, x.dtype), y.aval)
+                if out_aval is not None:
+                    return _ufunc(ufunc, out_aval, x, y._value)
+        elif tx is TracedTensor and (ty is float or ty is int) and _eager_value(x):
+            if ty is float or -_EXACT < y < _EXACT:
+                return _ufunc(ufunc, x.aval, x._value, y)
+        elif ty is TracedTensor and (tx is float or tx is int) and _eager_value(y):
+            if tx is float or -_EXACT < x < _EXACT:
+                return _ufunc(ufunc, y.aval, x, y._value)
         return general(x, y)
 
     _name(fn, general)
     return fn
 
 
+_EXACT = 2**53  # Python ints below this convert to float64 exactly
+
+
+def _eager_value(x: TracedTensor) -> bool:
+    """A concrete, strongly typed float tensor outside every transform."""
+    return (
+        x._value is not None
+        and x.aval.dtype in FAST_DTYPES
+        and not (x._weak or _depth() or _symbolic_now())
+    )
+
+
+def _eager_array(x: Any) -> tuple[Aval, np.ndarray] | None:
+    """(aval, value) of a `_eager_value` tensor or of a numpy array of a float dtype (read,
+    never kept), outside every transform; None for anything else."""
+    if type(x) is TracedTensor:
+        return (x.aval, x._value) if _eager_value(x) else None
+    if type(x) is _ndarray and x.dtype in FAST_DTYPES and not (_depth() or _symbolic_now()):
+        return aval_of(x.shape, x.dtype), x
+    return None
+
+
+def _eager_values(x: TracedTensor, y: TracedTensor) -> bool:
+    """Two of `_eager_value`, of one dtype."""
+    return x.aval.dtype == y.aval.dtype and _eager_value(x) and _eager_value(y)
+
+
+def _broadcast_aval(shapes: dict, ax: Aval, ay: Aval) -> Aval | None:
+    """The aval two operand avals broadcast to (None when they do not: the general path
+    then names the mismatch). Kept per pair, in a table cleared when it grows large."""
+    key = (ax, ay)
+    if key in shapes:
+        return shapes[key]
+    try:
+        out: Aval | None = aval_of(np.broadcast_shapes(ax.shape, ay.shape), ax.dtype)
+    except (ValueError, TypeError):
+        out = None
+    if len(shapes) >= 512:
+        shapes.clear()
+    shapes[key] = out
+    return out
+
+
+def _ufunc(ufunc: np.ufunc, aval: Aval, a: Any, b: Any) -> TracedTensor:
+    """`ufunc(a, b)`, floating-point warnings off, as a concrete leaf of `aval`."""
+    token = _set_fp_state(FP_IGNORE)
+    try:
+        value = ufunc(a, b)
+    finally:
+        _reset_fp_state(token)
+    return leaf(aval, value)
+
+
 def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:
-    """`general(x)` with the fast path for one concrete float tensor."""
+    """`general(x)` with the fast path for one concrete float tensor or numpy array."""
     place = next(_places)
 
     def fn(x: Any) -> TracedTensor:
         if type(x) is TracedTensor:
             aval = x.aval
-            if aval.dtype in FAST_DTYPES and not (x._weak or _depth() or _symbolic_now()):
+            if aval.dtype in FAST_DTYPES and not (x._weak or _symbolic_now()):
                 a = x._value
-                if a is not None:
+                depth = _depth()
+                tapes = _tapes_now() if depth else ()
+                if a is not None and (tapes or not depth):
                     plan = _cached(aval, place, (op, aval))
                     if plan is not None:
-                        return _run(plan, op, a)
+                        out = _run(plan, op, a)
+                        if tapes and x._node is not None:
+                            write_down(tapes, op, (x,), [out])
+                        return out
+        elif type(x) is _ndarray and (found := _eager_array(x)) is not None:
+            aval = found[0]  # a numpy array in: read, never kept
+            plan = _cached(aval, place, (op, aval))
+            if plan is not None:
+                return _run(plan, op, x)
         return general(x)
 
     _name(fn, general)
     return fn
 
 
-def fast_full_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
+def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
     """`general(a, axis=None, dtype=None, keepdims=False)` (numpy's reduction signature) with
-    the fast path for the reduction over every axis of one concrete float tensor."""
-    ops: dict[int, Any] = {}  # the reduction primitive over all axes of an ndim-d value
-    place = next(_places)
+    the fast path for one concrete float tensor reduced over all axes, one axis or a tuple of
+    them, with or without keepdims: the reduction's cached plan, then a reshape of the result
+    where keepdims asks (numpy's keepdims inserts the same ones)."""
+    place = next(_places)  # the full reduction without keepdims: the cached plan on the aval
+    ops: dict[Any, Any] = {}  # ndim -> full reduction; (ndim, axis) -> (primitive, axes)
 
     def fn(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:
-        if axis is None and dtype is None and not keepdims and type(a) is TracedTensor:
-            aval = a.aval
-            if aval.dtype in FAST_DTYPES and not (a._weak or _depth() or _symbolic_now()):
-                value = a._value
-                ndim = len(aval.shape)
-                if value is not None and ndim:
-                    op = ops.get(ndim)
-                    if op is None:
-                        every = {"axes": tuple(range(ndim))}
-                        op = ops.setdefault(ndim, make_primitive(name, 1, every))
-                    plan = _cached(aval, place, (op, aval))
-                    if plan is not None:
-                        return _run(plan, op, value)
+        found = _eager_array(a) if dtype is None else None
+        if found is not None:
+            aval, value = found
+            ndim = len(aval.shape)
+            if axis is None and not keepdims and ndim:
+                op = ops.get(ndim)
+                if op is None:
+                    op = ops.setdefault(ndim, make_primitive(name, 1, {"axes": (*range(ndim),)}))
+                plan = _cached(aval, place, (op, aval))
+                if plan is not None:
+                    return _run(plan, op, value)
+            elif ndim and (type(axis) is int or type(axis) is tuple) and type(keepdims) is bool:
+                op_axes = _reduction_op(ops, name, ndim, axis)
+                if op_axes is not None:
+                    op, axes = op_axes
+                    plan = _plan_of((op, aval))
+                    if plan:
+                        out = _run(plan, op, value)
+                        if not keepdims:
+                            return out
+                        kept = tuple([1 if i in axes else d for i, d in enumerate(aval.shape)])
+                        return leaf(aval_of(kept, aval.dtype), out._value.reshape(kept))
         return general(a, axis, dtype, keepdims)
 
     _name(fn, general)
     return fn
+
+
+def _reduction_op(ops: dict, name: str, ndim: int, axis: Any) -> tuple | None:
+    """The primitive reducing `axis` of an ndim-d value, with its axes normalised as the
+    general path does (sorted, non-negative); None for an axis the general path must judge
+    (out of range, repeated, empty, not ints)."""
+    key = (ndim, axis)
+    found = ops.get(key)
+    if found is None:
+        axes = (axis,) if type(axis) is int else axis
+        if not axes or not all(type(i) is int and -ndim <= i < ndim for i in axes):
+            return None
+        axes = tuple(sorted(i % ndim for i in axes))
+        if len(set(axes)) != len(axes):
+            return None
+        if len(ops) >= 256:  # bounded, as every cache is
+            ops.clear()
+        found = ops.setdefault(key, (make_primitive(name, 1, {"axes": axes}), axes))
+    return found
+
+
+def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
+    """`general(x, y)` (numpy's matmul) with the fast path for concrete float matrices and
+    vectors of one dtype outside transforms — a tensor and a tensor, or a tensor and a numpy
+    array of its dtype: `a @ b`, which is what the dot_general kernel computes for them."""
+    shapes: dict[tuple, Aval | None] = {}  # the product's aval, by the operands' avals
+
+    def fn(x: Any, y: Any) -> TracedTensor:
+        tx, ty = type(x), type(y)
+        if tx is TracedTensor and _eager_value(x):
+            a, sa, dtype = x._value, x.aval, x.aval.dtype
+            if ty is TracedTensor:
+                b, sb = y._value, y.aval
+                if not _eager_value(y):
+                    return general(x, y)
+            elif ty is _ndarray:
+                b, sb = y, (y.shape, y.dtype)
+            else:
+                return general(x, y)
+        elif ty is TracedTensor and tx is _ndarray and _eager_value(y):
+            a, sa, b, sb, dtype = x, (x.shape, x.dtype), y._value, y.aval, y.aval.dtype
+        else:
+            return general(x, y)
+        key = (sa, sb)
+        out = shapes.get(key, False)
+        if out is False:
+            out = _product_aval(a, b, dtype)
+            if len(shapes) >= 512:
+                shapes.clear()
+            shapes[key] = out
+        if out is None:
+            return general(x, y)
+        return _ufunc(np.matmul, out, a, b)
+
+    _name(fn, general)
+    return fn
+
+
+def _product_aval(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> Aval | None:
+    """The aval of `a @ b` for 1-d and 2-d operands of `dtype` whose inner sizes agree (None
+    otherwise: the general path decides, and names any error)."""
+    if a.dtype != dtype or b.dtype != dtype or not (1 <= a.ndim <= 2 and 1 <= b.ndim <= 2):
+        return None
+    if a.shape[-1] != b.shape[0]:
+        return None
+    return aval_of(a.shape[:-1] + b.shape[1:], dtype)
 
 
 def _name(fn: Callable, general: Callable) -> None:

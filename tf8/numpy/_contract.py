@@ -8,6 +8,7 @@ import numpy as np
 
 from tf8.errors import ShapeError
 from tf8.lax.core import apply1, eager_now
+from tf8.lax.eager import fast_matmul
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor
@@ -72,6 +73,9 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
     if vec_b:
         return squeeze(out, -1)
     return out
+
+
+matmul = fast_matmul(matmul)  # matrices and vectors op by op: `a @ b` at once
 
 
 def dot(a: ArrayLike, b: ArrayLike) -> TracedTensor:

@@ -8,7 +8,7 @@ from typing import Any
 
 from tf8.errors import ShapeError
 from tf8.lax.core import apply1
-from tf8.lax.eager import fast_full_reduction
+from tf8.lax.eager import fast_reduction
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
@@ -45,7 +45,7 @@ def sum(a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = Fal
     return _reduce("reduce_sum", x, axis, keepdims, dtype or _sum_dtype(x))
 
 
-sum = fast_full_reduction("reduce_sum", sum)  # noqa: A001 - a float total, op by op at once
+sum = fast_reduction("reduce_sum", sum)  # noqa: A001 - float sums, op by op at once
 
 
 def prod(

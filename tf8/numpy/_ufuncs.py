@@ -6,6 +6,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from tf8.errors import DTypeError, UnsupportedOperationError
 from tf8.lax.core import apply, apply1
 from tf8.lax.eager import fast_binary, fast_unary
@@ -154,10 +156,10 @@ def true_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
 
 # Two concrete float tensors of one aval, outside transforms: the cached plan at once.
-add = fast_binary(_ADD, add)
-subtract = fast_binary(_SUB, subtract)
-multiply = fast_binary(_MUL, multiply)
-true_divide = fast_binary(_DIV, true_divide)
+add = fast_binary(_ADD, np.add, add)
+subtract = fast_binary(_SUB, np.subtract, subtract)
+multiply = fast_binary(_MUL, np.multiply, multiply)
+true_divide = fast_binary(_DIV, np.true_divide, true_divide)
 divide = true_divide
 
 
