@@ -186,3 +186,25 @@ def test_long_float32_reductions_stay_within_the_stated_bound(engine):
         error = abs(total - reference) / (EPS32 * (float(np.sum(x64)) if label == "mean" else l1))
         assert error * EPS32 <= BOUND, f"{label}: error {error:.3g} eps32 * sum|x|"
         assert error <= 1.0, f"{label}: error {error:.3g} eps32 * sum|x| (measured under 1)"
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_iterative_decompositions_of_a_non_finite_matrix_give_nan_as_jax(bad):
+    # LAPACK refuses to iterate on a NaN (numpy raises "did not converge"); JAX's results are
+    # NaN. In a batch only that matrix's results are NaN.
+    good = np.array([[2.0, 1.0], [1.0, 3.0]])
+    batch = np.stack([good, np.full((2, 2), bad)])
+    for fn in (tnp.linalg.eigvalsh, tnp.linalg.svdvals, tnp.linalg.pinv):
+        for run in (fn, tf8.jit(fn)):
+            out = np.asarray(run(batch))
+            np.testing.assert_allclose(out[0], np.asarray(fn(good)), rtol=1e-12)
+            assert np.isnan(out[1]).all()
+    u, s, vh = tnp.linalg.svd(batch[1])
+    w, v = tnp.linalg.eigh(batch[1])
+    for part in (u, s, vh, w, v):
+        assert np.isnan(np.asarray(part)).all()
+    x = tnp.linalg.lstsq(batch[1], np.ones(2))[0]
+    assert np.isnan(np.asarray(x)).all()
+    # a finite matrix keeps raising on a genuine failure (not positive definite)
+    with pytest.raises(tf8.errors.LinAlgError):
+        tnp.linalg.cholesky(-good)

@@ -107,10 +107,22 @@ _COMPUTE: dict[type, Callable[..., Any]] = {
 }
 
 
-def _raising_linalg_error(compute: Callable[..., Any]) -> Callable[..., Any]:
-    """`compute` with numpy's LinAlgError turned into tf8's, naming the op."""
+# Iterative decompositions: LAPACK refuses a matrix holding a NaN or an infinity (and some
+# routines print to stdout first), so such matrices are set aside before it runs.
+_ITERATIVE = (Svd, SvdFull, Svdvals, Eigh, Eigvalsh, Eig, Eigvals, Pinv, Lstsq)
+
+
+def _raising_linalg_error(cls: type, compute: Callable[..., Any]) -> Callable[..., Any]:
+    """`compute` with numpy's LinAlgError turned into tf8's, naming the op. For the iterative
+    decompositions, a matrix that is not finite gets NaN results, as in JAX (the other
+    matrices of a batch keep theirs)."""
+    iterative = cls in _ITERATIVE
 
     def kernel(op: Any, *arrays: Any) -> Any:
+        if iterative:
+            result = _nan_where_not_finite(compute, op, arrays)
+            if result is not None:
+                return result
         try:
             return compute(op, *arrays)
         except np.linalg.LinAlgError as exc:
@@ -119,6 +131,29 @@ def _raising_linalg_error(compute: Callable[..., Any]) -> Callable[..., Any]:
     return kernel
 
 
+def _nan_where_not_finite(compute: Callable[..., Any], op: Any, arrays: tuple) -> Any:
+    """The results with every matrix of the first operand that is not finite replaced by
+    zeros, then NaN in those matrices' results; None when every matrix is finite."""
+    a = arrays[0]
+    if a.ndim < 2 or a.dtype.kind not in "fc":
+        return None
+    bad = ~np.isfinite(a).all(axis=(-2, -1))
+    if not bad.any():
+        return None
+    clean = np.where(bad[..., None, None], np.zeros((), a.dtype), a)
+    result = compute(op, clean, *arrays[1:])
+    outs = list(result) if isinstance(result, tuple) else [result]
+    for i, out in enumerate(outs):
+        out = np.array(out, copy=True)
+        if out.dtype.kind in "fc":
+            if a.ndim == 2:
+                out[...] = np.nan
+            else:
+                out[bad] = np.nan  # results share the operand's leading batch axes
+        outs[i] = out
+    return tuple(outs) if isinstance(result, tuple) else outs[0]
+
+
 KERNELS: dict[type, Callable[..., Any]] = {
-    cls: _raising_linalg_error(compute) for cls, compute in _COMPUTE.items()
+    cls: _raising_linalg_error(cls, compute) for cls, compute in _COMPUTE.items()
 }
