@@ -35,11 +35,26 @@ def _leaves(x: Any) -> list[np.ndarray]:
     return [np.asarray(v) for v in tree.tree_leaves(x)]
 
 
-def _random_like(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+def _random_like(rng: np.random.Generator, x: Any) -> Any:
+    """A standard normal sample shaped as `x`, a pytree of arrays (complex where x is)."""
+    return tree.tree_map(lambda leaf: _random_leaf(rng, np.asarray(leaf)), x)
+
+
+def _random_leaf(rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
     sample = rng.standard_normal(x.shape)
     if np.iscomplexobj(x):
         sample = sample + 1j * rng.standard_normal(x.shape)
     return np.asarray(sample, dtype=x.dtype)
+
+
+def _as_arrays(args: Sequence[Any]) -> list[Any]:
+    """Each argument, a pytree, with numpy arrays at its leaves."""
+    return [tree.tree_map(np.asarray, a) for a in args]
+
+
+def _step(a: Any, t: Any, eps: float) -> Any:
+    """a + eps·t, leaf by leaf."""
+    return tree.tree_map(lambda x, y: x + eps * y, a, t)
 
 
 def _inner(xs: Sequence[np.ndarray], ys: Sequence[np.ndarray]) -> float:
@@ -53,7 +68,8 @@ def _tolerance(
 ) -> float:
     if given is not None:
         return given
-    return max([table.get(np.asarray(a).dtype, default) for a in args] or [default])
+    dtypes = [np.asarray(leaf).dtype for leaf in tree.tree_leaves(list(args))]
+    return max([table.get(d, default) for d in dtypes] or [default])
 
 
 def _assert_close(
@@ -79,8 +95,8 @@ def _central_difference(
     f: Callable, args: Sequence[np.ndarray], tangents: Sequence[np.ndarray], eps: float
 ) -> list[np.ndarray]:
     """(f(x + εt) − f(x − εt)) / 2ε, one array per output leaf."""
-    plus = f(*[a + eps * t for a, t in zip(args, tangents)])
-    minus = f(*[a - eps * t for a, t in zip(args, tangents)])
+    plus = f(*[_step(a, t, eps) for a, t in zip(args, tangents)])
+    minus = f(*[_step(a, t, -eps) for a, t in zip(args, tangents)])
     return [(p - m) / (2 * eps) for p, m in zip(_leaves(plus), _leaves(minus))]
 
 
@@ -88,7 +104,7 @@ def check_jvp(
     f: Callable, args: Sequence[Any], atol: float, rtol: float, eps: float, rng: np.random.Generator
 ) -> None:
     """jvp of f along a random tangent vs a central difference."""
-    args = [np.asarray(a) for a in args]
+    args = _as_arrays(args)
     tangents = [_random_like(rng, a) for a in args]
     _, t_out = jvp(f, tuple(args), tuple(tangents))
     numeric = _central_difference(f, args, tangents, eps)
@@ -106,7 +122,7 @@ def check_vjp(
     """⟨t, vjp(ct)⟩ == ⟨jvp(t), ct⟩ for a random t and cotangent ct (the exact adjoint
     identity); the central difference along t stands in for jvp(t) where f has no forward
     mode."""
-    args = [np.asarray(a) for a in args]
+    args = _as_arrays(args)
     out, vjp_fun = vjp(f, *args)
     out_leaves, out_def = tree.tree_flatten(out)
     cts = [_random_like(rng, np.asarray(o)) for o in out_leaves]
@@ -118,7 +134,7 @@ def check_vjp(
     except DifferentiationError:  # no forward mode (custom_vjp): JAX's numerical reference
         reference = _central_difference(f, args, tangents, eps)
         what = "(f(x+εt) − f(x−εt)) / 2ε"
-    got, expected = _inner(tangents, ct_in), _inner(reference, cts)
+    got, expected = _inner(_leaves(tangents), ct_in), _inner(reference, cts)
     if not np.isclose(got, expected, atol=atol, rtol=rtol):
         raise AssertionError(
             f"VJP vs {'JVP (adjoint identity)' if what == 'jvp(t)' else 'central differences'}:"
@@ -136,8 +152,9 @@ def check_grads(
     eps: float | None = None,
     seed: int = 0,
 ) -> None:
-    """Check f's derivatives to `order` in the given modes; raises AssertionError on mismatch."""
-    args = [np.asarray(a) for a in args]
+    """Check f's derivatives to `order` in the given modes; raises AssertionError on mismatch.
+    Each argument may be a pytree of arrays, as in JAX."""
+    args = _as_arrays(args)
     atol = _tolerance(args, atol, _DEFAULT_TOL, 1e-5)
     rtol = _tolerance(args, rtol, _DEFAULT_TOL, 1e-5)
     eps = _tolerance(args, eps, _DEFAULT_EPS, 1e-5)

@@ -54,6 +54,24 @@ def test_check_grads_reverse_mode_needs_no_jvp():
         tf8.check_grads(square, (np.array([0.3, -0.5]),), order=1, modes=("rev",))
 
 
+def test_check_grads_takes_pytree_arguments_as_jax_does():
+    params = {"w": np.array([[0.3, -0.2], [0.1, 0.4]]), "b": (np.array([0.1, -0.3]),)}
+
+    def loss(p, x):
+        return tnp.sum(tnp.tanh(x @ p["w"] + p["b"][0]) ** 2)
+
+    x = np.array([[1.0, 2.0], [-0.5, 0.25]])
+    tf8.check_grads(loss, (params, x), order=2, modes=("fwd", "rev"))
+
+    @tf8.custom_vjp
+    def scaled(p):
+        return p["a"] * p["c"]
+
+    scaled.defvjp(lambda p: (p["a"] * p["c"], p), lambda p, g: ({"a": g * p["c"], "c": g},))
+    with pytest.raises(AssertionError, match="central differences"):  # d/dc is wrong
+        tf8.check_grads(scaled, ({"a": np.array([2.0]), "c": np.array([3.0])},), 1, ("rev",))
+
+
 def test_defjvps_and_keyword_arguments():
     @tf8.custom_jvp
     def f(x, y):
