@@ -307,11 +307,16 @@ def _reduction_op(ops: dict, name: str, ndim: int, axis: Any) -> tuple | None:
 
 def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
     """`general(x, y)` (numpy's matmul) with the fast path for concrete float matrices and
-    vectors of one dtype outside transforms — a tensor and a tensor, or a tensor and a numpy
-    array of its dtype: `a @ b`, which is what the dot_general kernel computes for them."""
+    vectors of one dtype — a tensor and a tensor, or a tensor and a numpy array of its dtype:
+    outside transforms `a @ b`, which is what the dot_general kernel computes for them; on
+    tapes the dot_general the general path would record, from its cached plan."""
     shapes: dict[tuple, Aval | None] = {}  # the product's aval, by the operands' avals
+    dots: dict[int, Any] = {}  # the dot_general matmul records, by the left operand's ndim
 
     def fn(x: Any, y: Any) -> TracedTensor:
+        if _depth():
+            out = _matmul_on_tapes(dots, x, y)
+            return general(x, y) if out is None else out
         tx, ty = type(x), type(y)
         if tx is TracedTensor and _eager_value(x):
             a, sa, dtype = x._value, x.aval, x.aval.dtype
@@ -340,6 +345,42 @@ def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
 
     _name(fn, general)
     return fn
+
+
+def _matmul_on_tapes(dots: dict, x: Any, y: Any) -> TracedTensor | None:
+    """On tapes only: the dot_general the general path records for 1-d/2-d float operands of
+    one dtype (one may be a numpy array), computed from its cached plan and written down by
+    the tapes following an operand; None when the general path must run."""
+    tapes = _tapes_now()
+    if not tapes or _symbolic_now():
+        return None
+    xs, ys = _tape_operand(x), _tape_operand(y)
+    if xs is None or ys is None or xs.aval.dtype != ys.aval.dtype or xs._weak or ys._weak:
+        return None
+    ndim = len(xs.aval.shape)
+    if not (1 <= ndim <= 2 and 1 <= len(ys.aval.shape) <= 2):
+        return None
+    op = dots.get(ndim)
+    if op is None:
+        params = {"contracting": ((ndim - 1,), (0,)), "batch": ((), ())}
+        op = dots.setdefault(ndim, make_primitive("dot_general", 2, params))
+    plan = _plan_of((op, xs.aval, ys.aval))
+    if not plan:
+        return None
+    out = _run(plan, op, xs._value, ys._value)
+    if xs._node is not None or ys._node is not None:
+        write_down(tapes, op, (xs, ys), [out])
+    return out
+
+
+def _tape_operand(v: Any) -> TracedTensor | None:
+    """A concrete float operand as a TracedTensor: itself, or a numpy array copied (a tape
+    keeps it for the backward pass: later writes to the caller's array must not reach it)."""
+    if type(v) is TracedTensor:
+        return v if v._value is not None and v.aval.dtype in FAST_DTYPES else None
+    if type(v) is _ndarray and v.dtype in FAST_DTYPES:
+        return leaf(aval_of(v.shape, v.dtype), v.copy())
+    return None
 
 
 def _product_aval(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> Aval | None:
