@@ -106,6 +106,7 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
 
     def fn(x: Any, y: Any) -> TracedTensor:
         tx, ty = type(x), type(y)
+        depth = _depth()
         if tx is TracedTensor and ty is TracedTensor:
             aval = x.aval
             if (
@@ -114,7 +115,6 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                 and not (x._weak or y._weak or _symbolic_now())
             ):
                 a, b = x._value, y._value
-                depth = _depth()
                 tapes = _tapes_now() if depth else ()
                 if a is not None and b is not None and (tapes or not depth):
                     try:  # `_cached` and `_run`, inlined
@@ -137,12 +137,17 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                         if tapes and (x._node is not None or y._node is not None):
                             write_down(tapes, op, (x, y), [out])
                         return out
-            elif ufunc is None:
+            elif ufunc is None or depth:
                 pass
             elif _eager_values(x, y):
                 out_aval = _broadcast_aval(shapes, x.aval, y.aval)
                 if out_aval is not None:
                     return _ufunc(ufunc, out_aval, x._value, y._value)
+        elif depth:
+            if tx is TracedTensor and (ty is float or ty is int) and _taped_scalar_ok(x, y):
+                return fn(x, _filled(x.aval, y))  # a constant of x's aval, as `like` makes
+            if ty is TracedTensor and (tx is float or tx is int) and _taped_scalar_ok(y, x):
+                return fn(_filled(y.aval, x), y)
         elif ufunc is None:
             pass
         elif tx is TracedTensor and ty is _ndarray and _eager_value(x):
@@ -168,6 +173,22 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
 
 
 _EXACT = 2**53  # Python ints below this convert to float64 exactly
+
+
+def _taped_scalar_ok(x: TracedTensor, scalar: float) -> bool:
+    """On tapes: a concrete float tensor and a Python number that its dtype takes weakly."""
+    return (
+        x._value is not None
+        and x.aval.dtype in FAST_DTYPES
+        and not (x._weak or _symbolic_now())
+        and bool(_tapes_now())
+        and (type(scalar) is float or -_EXACT < scalar < _EXACT)
+    )
+
+
+def _filled(aval: Aval, scalar: float) -> TracedTensor:
+    """A concrete constant of `aval` holding `scalar` (what tf8.lax's `full` computes)."""
+    return leaf(aval, np.full(aval.shape, scalar, aval.dtype))
 
 
 def _eager_value(x: TracedTensor) -> bool:
