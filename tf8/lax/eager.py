@@ -68,6 +68,8 @@ def _plan(aval: Aval, place: int, key: tuple) -> Any:
     never change: a plan depends on the op and the avals alone). None if there is none yet."""
     plan = _plan_of(key)
     if plan:
+        # (kernel, output avals, the numpy function a `_unary`/`_binary` kernel wraps)
+        plan = (plan[0], plan[1], getattr(plan[0], "direct", None))
         plans = aval.fast_plans
         if len(plans) <= place:
             plans.extend([None] * (place + 1 - len(plans)))
@@ -124,9 +126,10 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                     if plan is None:
                         plan = _plan(aval, place, (op, aval, aval))
                     if plan is not None:
+                        direct = plan[2]
                         token = _set_fp_state(FP_IGNORE)
                         try:
-                            value = plan[0](op, a, b)
+                            value = direct(a, b) if direct is not None else plan[0](op, a, b)
                         finally:
                             _reset_fp_state(token)
                         if type(value) is not _ndarray:  # `leaf`, inlined: the hottest path

@@ -85,11 +85,15 @@ except ImportError:  # pragma: no cover - other numpy layouts: the public contex
 
 
 def _unary(fn: Callable[[np.ndarray], Any]) -> Kernel:
-    return lambda op, x: fn(x)
+    kernel = lambda op, x: fn(x)  # noqa: E731
+    kernel.direct = fn  # type: ignore[attr-defined]  # eager dispatch may call fn itself
+    return kernel
 
 
 def _binary(fn: Callable[[np.ndarray, np.ndarray], Any]) -> Kernel:
-    return lambda op, x, y: fn(x, y)
+    kernel = lambda op, x, y: fn(x, y)  # noqa: E731
+    kernel.direct = fn  # type: ignore[attr-defined]
+    return kernel
 
 
 def _div(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
