@@ -196,10 +196,10 @@ class CodeGen:
             region = starts.get(index)
             if region is not None:
                 internal = regions.emit(self, region)
-                spans = range(region.start, region.stop)
+                spans = range(region.start, region.end)
                 dead = [s for i in spans for s in self.dies_at(i) if s not in internal]
                 self._free(dead, set())
-                index = region.stop
+                index = region.end
                 continue
             kept = self._instruction(index)
             self._free(self.dies_at(index), kept)
