@@ -34,7 +34,12 @@ import numpy as np
 
 from tf8.ops.shapes import is_symbolic
 from tf8.runtime.engines.numpy.blocksum import SUMMABLE, lane_exact, pairwise_blocks, tree_sum
-from tf8.runtime.engines.numpy.elementwise import REDUCTIONS, reads_after_first_step, step_argument
+from tf8.runtime.engines.numpy.elementwise import (
+    REDUCTIONS,
+    out_argument,
+    reads_after_first_step,
+    step_argument,
+)
 
 if TYPE_CHECKING:
     from tf8.runtime.engines.numpy.codegen import CodeGen
@@ -217,7 +222,9 @@ def emit(gen: CodeGen, region: Region) -> set[int]:
         for step in steps:
             ufunc = gen.ufunc(step.ufunc)
             call_args = [step_argument(a, args, dest) for a in step.args]
-            block.body.append(f"    {ufunc}({', '.join(call_args)}, out={dest})")
+            block.body.append(
+                f"    {ufunc}({', '.join(call_args)}, {out_argument(step.ufunc, dest)})"
+            )
         for s in dying:
             if location[s] != dest and location[s].startswith("t"):
                 block.release(location[s], gen.aval(s).dtype)
