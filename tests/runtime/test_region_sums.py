@@ -153,6 +153,7 @@ def test_a_full_sum_of_a_matrix_is_fused_and_a_sum_over_one_axis_is_not():
     x = tf8.placeholder((301, 347), "float64")
     a = np.random.default_rng(9).normal(size=(301, 347))
     _summed_and_exact([tnp.sum(x * x + 1.5)], [a], True)
+    _summed_and_exact([tnp.sum(x * x + 1.5, axis=(1, 0))], [a], True)
     _summed_and_exact([tnp.sum(x * x + 1.5, axis=0)], [a], False)
 
 
@@ -204,9 +205,12 @@ def test_threads_share_a_prepared_fused_sum():
     assert failures == []
 
 
-@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "int8"])
-def test_scratch_arrays_start_on_a_cache_line(dtype):
+def test_scratch_arrays_start_on_a_cache_line_and_do_not_overlap():
+    dtypes = tuple(np.dtype(d) for d in ("int8", "float64", "complex64", "bool", "float32"))
     for size in (1, 100, 4097):
-        a = regions.aligned_empty(size, np.dtype(dtype))
-        assert a.shape == (size,) and a.dtype == dtype and a.ctypes.data % regions.ALIGN == 0
-        assert a.flags.c_contiguous and a.flags.writeable
+        arrays = regions.scratch_arrays(size, dtypes)
+        for a, dtype in zip(arrays, dtypes, strict=True):
+            assert a.shape == (size,) and a.dtype == dtype and a.flags.writeable
+            assert a.ctypes.data % regions.ALIGN == 0 and a.flags.c_contiguous
+        for a, b in zip(arrays, arrays[1:]):
+            assert a.ctypes.data + a.nbytes <= b.ctypes.data
