@@ -10,7 +10,7 @@ import pytest
 import tf8
 import tf8.numpy as tnp
 from tf8 import GraphCompiler, Runtime
-from tf8.runtime.engines.numpy import regions
+from tf8.runtime.engines.numpy import blocksum, regions
 from tf8.runtime.engines.numpy.blocksum import SUMMABLE, lane_exact, pairwise_blocks, tree_sum
 
 N = 5 * regions.BLOCK + 1234  # several segments, none a multiple of the SIMD width
@@ -76,6 +76,26 @@ def test_a_sum_of_negative_zeros_is_positive_zero_as_in_numpy():
     bounds, merges = pairwise_blocks(a.size, a.dtype, 1000)
     total = tree_sum([np.add.reduce(a[lo:hi]) for lo, hi in bounds], merges, np.float64(0))
     assert same_bits(total, np.sum(a)) and not np.signbit(total)
+
+
+def test_the_probe_admits_the_summable_dtypes_and_refuses_another_order(monkeypatch):
+    assert all(blocksum.sums_like_numpy(d) for d in SUMMABLE)
+    assert not blocksum.sums_like_numpy(np.dtype("float16"))
+    assert not blocksum.sums_like_numpy(np.dtype("bool"))
+
+    def sequential(partials, merges, zero):  # another summation order than numpy's
+        total = zero
+        for p in partials:
+            total = total + p
+        return total
+
+    blocksum.sums_like_numpy.cache_clear()
+    monkeypatch.setattr(blocksum, "tree_sum", sequential)
+    try:
+        assert not blocksum.sums_like_numpy(np.dtype("float64"))
+        assert blocksum.sums_like_numpy(np.dtype("int32")), "integer sums are exact anyway"
+    finally:
+        blocksum.sums_like_numpy.cache_clear()
 
 
 def test_only_ops_exact_wherever_blocks_split_are_lane_exact():

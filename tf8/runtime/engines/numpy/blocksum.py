@@ -11,13 +11,18 @@ most, which the final `0 +` absorbs), then `tree_sum` adds the partials in the t
 Integer sums are exact in any order (wrapping addition is associative).
 
 float16 is excluded (numpy sums it in float32 and rounds once at the end), and so is every
-other dtype not in SUMMABLE. The blocks are not multiples of the SIMD width, so a region
-whose sum is fused holds only LANE_EXACT ops: correctly rounded per element (IEEE add,
-multiply, divide, sqrt...), whatever part of a SIMD loop computes the element.
+other dtype not in SUMMABLE. `sums_like_numpy(dtype)` also checks, once per dtype and
+process, that the numpy at hand still sums this way (a probe of a thousand elements), so
+another numpy's summation order turns fusion off rather than changing results.
+
+The blocks are not multiples of the SIMD width, so a region whose sum is fused holds only
+LANE_EXACT ops: correctly rounded per element (IEEE add, multiply, divide, sqrt...),
+whatever part of a SIMD loop computes the element.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -124,3 +129,23 @@ def tree_sum(partials: list[Any], merges: Sequence[tuple[int, int]], zero: Any) 
     for left, right in merges:
         partials.append(partials[left] + partials[right])
     return zero + partials[-1]
+
+
+@functools.cache
+def sums_like_numpy(dtype: np.dtype) -> bool:
+    """Whether a sum of `dtype` may be fused: a SUMMABLE dtype, and for floats and complex
+    numbers the segments of a probe added up the tree give np.add.reduce's bits."""
+    dtype = np.dtype(dtype)
+    if dtype not in SUMMABLE:
+        return False
+    if dtype.kind in "iu":
+        return True
+    index = np.arange(1001)
+    probe = np.sin(index * 0.7) * 10.0 ** (index % 17 - 8)  # signs and magnitudes mixed
+    if dtype.kind == "c":
+        probe = probe + 1j * probe[::-1]
+    probe = probe.astype(dtype)
+    bounds, merges = pairwise_blocks(probe.size, dtype, 128)
+    partials = [np.add.reduce(probe[lo:hi], 0, dtype) for lo, hi in bounds]
+    total = tree_sum(partials, merges, dtype.type(0))
+    return bool(np.asarray(total).tobytes() == np.add.reduce(probe, 0, dtype).tobytes())

@@ -40,7 +40,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tf8.ops.shapes import is_symbolic
-from tf8.runtime.engines.numpy.blocksum import SUMMABLE, lane_exact, pairwise_blocks, tree_sum
+from tf8.runtime.engines.numpy.blocksum import (
+    lane_exact,
+    pairwise_blocks,
+    sums_like_numpy,
+    tree_sum,
+)
 from tf8.runtime.engines.numpy.elementwise import (
     REDUCTIONS,
     out_argument,
@@ -140,7 +145,7 @@ def _sums_in_blocks(gen: CodeGen, start: int, stop: int, produced: set[int]) -> 
         or after.engine in gen.guests
         or after.views_of(0)
         or after.inputs[0] not in produced
-        or gen.aval(after.inputs[0]).dtype not in SUMMABLE
+        or not sums_like_numpy(gen.aval(after.inputs[0]).dtype)
         or sorted(after.op["axes"]) != list(range(len(gen.aval(after.inputs[0]).shape)))
     ):
         return False
