@@ -202,6 +202,13 @@ def test_scalar_operands_broadcast_inside_the_region():
     _summed_and_exact([tnp.sum((x * s + 0.25) / s)], [a, np.float64(1.75)])
 
 
+def test_a_broadcast_row_inside_the_region():
+    x = tf8.placeholder((301, 347), "float64")
+    row = tf8.placeholder((347,), "float64")
+    rng = np.random.default_rng(13)
+    _summed_and_exact([tnp.sum(x * row + row)], [rng.normal(size=(301, 347)), rng.normal(size=347)])
+
+
 def test_threads_share_a_prepared_fused_sum():
     x = tf8.placeholder((N,), "float64")
     prepared = prepare(chain(x, steps=5))
