@@ -41,10 +41,9 @@ def prepared_dot(prepared: Any) -> str:
     ]
     clusters = [
         Cluster(
-            f"fused region: {r.ops} ops over {shape_str(r.shape)}"
-            + (", then a reduction" if r.reduction else ""),
+            f"fused region: {r.ops} ops over {shape_str(r.shape)}{r.note}",
             r.start,
-            r.stop,
+            r.end,
         )
         for r in prepared.prepared.regions
     ]

@@ -161,8 +161,7 @@ class Prepared(Drawable):
                 "show it)"
             )
         regions = [
-            f"  instructions {r.start}..{r.stop - 1}: {r.ops} ops over {r.shape}"
-            + (", then a reduction" if r.reduction else "")
+            f"  instructions {r.start}..{r.end - 1}: {r.ops} ops over {r.shape}" + r.note
             for r in self.prepared.regions
         ]
         guests = [f"  {code.description}" for code in prepared.guest_regions]

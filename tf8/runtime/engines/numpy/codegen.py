@@ -3,7 +3,8 @@
 What the generated `run(inputs, ops)` does, and why it is fast:
 - constants are globals of the function, never instructions;
 - elementwise ops are direct ufunc calls (`multiply(s1, s0)`), not kernel wrappers, and
-  write into a dead operand's buffer (`out=`) when that buffer is the program's own: made
+  write into a dead operand's buffer (`add(s2, s0, s2)`: the output passed positionally,
+  cheaper than `out=`, see elementwise.out_argument) when that buffer is the program's own: made
   by a ufunc in this run (never a user input, a binding, a constant, or a buffer some
   kernel may have returned a view of), of the result's exact shape and dtype, read for the
   last time here (program.last_use);
@@ -29,7 +30,12 @@ from tf8.ops.kernels import restore_fp_errors as _restore
 from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic
 from tf8.runtime.engines.numpy import regions
-from tf8.runtime.engines.numpy.elementwise import Steps, reads_after_first_step, step_argument
+from tf8.runtime.engines.numpy.elementwise import (
+    Steps,
+    out_argument,
+    reads_after_first_step,
+    step_argument,
+)
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 from tf8.runtime.passes import last_use
 from tf8.runtime.rewrite import uniform_scalar
@@ -196,10 +202,10 @@ class CodeGen:
             region = starts.get(index)
             if region is not None:
                 internal = regions.emit(self, region)
-                spans = range(region.start, region.stop)
+                spans = range(region.start, region.end)
                 dead = [s for i in spans for s in self.dies_at(i) if s not in internal]
                 self._free(dead, set())
-                index = region.stop
+                index = region.end
                 continue
             kept = self._instruction(index)
             self._free(self.dies_at(index), kept)
@@ -339,10 +345,8 @@ class CodeGen:
         target = f"s{out}"
         for i, (name, step) in enumerate(zip(names, steps)):
             call_args = ", ".join(step_argument(a, args, target) for a in step.args)
-            if i == 0:
-                where = f", out=s{donor}" if donor is not None else ""
-            else:
-                where = f", out={target}"
+            dest = target if i else (f"s{donor}" if donor is not None else None)
+            where = "" if dest is None else ", " + out_argument(step.ufunc, dest)
             self.emit(f"{target} = {name}({call_args}{where})")
         self.owned.add(out)
         if donor is None:
