@@ -22,6 +22,7 @@ from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.runtime.engines.base import Engine, GuestRegion
 
+from . import random as kernel_ops
 from .codegen import TOLERANCE, Source
 from .scalar import BOOL_OPERANDS, BOOL_RESULT, REDUCTIONS, SCALAR
 
@@ -44,7 +45,9 @@ class NumbaEngine(Engine):
     kernels = {**SCALAR, **REDUCTIONS}  # type: ignore[dict-item]
 
     def supports(self, op: Any, avals: Sequence[Any] = ()) -> bool:
-        if type(op) is not Primitive or has_symbolic(op.params):
+        if kernel_ops.handles(op):  # compiled kernels (random.py), not scalar code
+            return kernel_ops.supports(op, avals)
+        if type(op) is not Primitive or has_symbolic(op.params) or kernel_ops.declines(op, avals):
             return False
         name = op.name
         if (
@@ -73,12 +76,16 @@ class NumbaEngine(Engine):
 
     def worth(self, program: Any, instructions: Sequence[Any]) -> bool:
         """At least MIN_OPS instructions on arrays (0-d scalar code alone is not worth it)."""
+        if kernel_ops.holds_kernel(instructions):
+            return True
         arrays = 0
         for inst in instructions:
             arrays += bool(program.slot_avals[inst.outputs[0]].ndim) or inst.name in REDUCTIONS
         return arrays >= MIN_OPS
 
     def places(self, inst: Any, program: Any) -> bool:
+        if kernel_ops.handles(inst.op):
+            return kernel_ops.places(inst, program)
         if len(inst.outputs) != 1:
             return False
         for position, chain in enumerate(inst.input_views or ()):
@@ -96,6 +103,8 @@ class NumbaEngine(Engine):
     def region_code(
         self, program: Any, indices: Sequence[int], escapes: Sequence[int]
     ) -> GuestRegion:
+        if kernel_ops.holds_kernel(program.instructions[i] for i in indices):
+            return kernel_ops.region_code(program, indices, escapes, self.region_code)
         from . import cache
 
         source = Source(program, indices, escapes)
