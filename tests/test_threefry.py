@@ -167,3 +167,19 @@ def test_wrong_dtypes_and_shapes_are_tf8_errors():
         random.threefry2x32(k, k, np.zeros(3, U32), np.zeros(4, U32))
     with pytest.raises(ShapeError, match=r"threefry2x32"):
         tf8.jit(random.threefry2x32)(k, k, np.zeros(3, U32), np.zeros(4, U32))
+
+
+def test_the_dask_engine_hashes_chunked_counters_blockwise():
+    da = pytest.importorskip(
+        "dask.array", reason="the Dask engine needs its extra: pip install dask"
+    )
+    import dask
+
+    key = np.array([3, 4], U32)
+    counters = np.arange(500, dtype=U32)
+    f = tf8.jit(lambda c: random.threefry2x32(key[:1], key[1:], np.zeros(1, U32), c))
+    expected = composition(key[:1], key[1:], np.zeros(1, U32), counters)
+    with dask.config.set(scheduler="synchronous"):
+        lazy = f(da.from_array(counters, chunks=100))
+        assert lazy[0].chunks == ((100,) * 5,)
+        same([np.asarray(w.compute()) for w in lazy], expected)
