@@ -5,7 +5,8 @@ accumulators; it takes an instruction when every operand and result is a real fl
 for a comparison's result and a select's predicate), shapes are concrete and non-empty, a
 reduction reduces every axis, and an operand is read either as it is or as a broadcast 0-d
 value. Everything else falls back to the numpy engine. Each run of consecutive instructions
-placed here compiles to one `@njit` function (codegen.py), cached on disk (cache.py).
+placed here compiles to one `@njit` function (codegen.py), cached on disk (cache.py);
+kernel ops (random.py: the Threefry-2x32 hash) run as compiled kernels between them.
 
 numba is imported only when this engine first compiles — in the optimised tier, never on
 a program's first run — so selecting it costs nothing until a program runs again.

@@ -58,6 +58,8 @@ def _threefry_build() -> Callable[..., tuple]:
         shape = np.broadcast_shapes(np.shape(x1), np.shape(x2), np.shape(key1))
         size = math.prod(shape)
         flat = [np.ascontiguousarray(x).reshape(-1) for x in (key1, key2, x1, x2)]
+        if flat[2].size == 1:  # a writable copy: one compiled signature, read-only or not
+            flat[2] = flat[2].copy()
         if flat[3].size != size:  # a counter x2 of size 1: read in full
             flat[3] = np.full(size, flat[3][0], np.uint32)
         out1, out2 = np.empty(size, np.uint32), np.empty(size, np.uint32)
