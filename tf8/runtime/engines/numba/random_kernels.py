@@ -34,23 +34,16 @@ def _rounds4(a, b, r0, r1, r2, r3):  # pragma: no cover - compiled
 
 @njit(inline="always")
 def _hash(k0, k1, k2, x1, x2):  # pragma: no cover - compiled
+    keys = (k0, k1, k2)
     a = U(x1 + k0)
     b = U(x2 + k1)
-    a, b = _rounds4(a, b, 13, 15, 26, 6)
-    a = U(a + k1)
-    b = U(b + U(k2 + U(1)))
-    a, b = _rounds4(a, b, 17, 29, 16, 24)
-    a = U(a + k2)
-    b = U(b + U(k0 + U(2)))
-    a, b = _rounds4(a, b, 13, 15, 26, 6)
-    a = U(a + k0)
-    b = U(b + U(k1 + U(3)))
-    a, b = _rounds4(a, b, 17, 29, 16, 24)
-    a = U(a + k1)
-    b = U(b + U(k2 + U(4)))
-    a, b = _rounds4(a, b, 13, 15, 26, 6)
-    a = U(a + k2)
-    b = U(b + U(k0 + U(5)))
+    for block in range(5):  # a constant trip count: LLVM unrolls it
+        if block % 2 == 0:
+            a, b = _rounds4(a, b, 13, 15, 26, 6)
+        else:
+            a, b = _rounds4(a, b, 17, 29, 16, 24)
+        a = U(a + keys[(block + 1) % 3])
+        b = U(b + U(keys[(block + 2) % 3] + U(block + 1)))
     return a, b
 
 
