@@ -66,6 +66,9 @@ class Workload:
     single_call: bool = False  # one call per sample, no warmup (first calls, slow calls)
     max_rounds: int | None = None  # at most this many samples (calls that take seconds)
     note: Callable[[Sequence[Result]], str | None] | None = None  # a line under the table
+    # what the agreement check compares (default: the results themselves); variants drawing
+    # different random streams agree only in distribution: a statistic of their draws
+    statistic: Callable[[Any], Any] | None = None
 
     def rounds(self, options: Options) -> int:
         return options.rounds if self.max_rounds is None else min(options.rounds, self.max_rounds)
@@ -119,9 +122,10 @@ def check_agreement(workload: Workload, variants: Mapping[str, Callable[[], Any]
     """Every variant's result must match the numpy baseline's (same structure, allclose)."""
     if BASELINE not in variants:
         raise ValueError(f"workload {workload.name!r} has no {BASELINE!r} variant")
-    expected = _leaves(variants[BASELINE]())
+    summary = workload.statistic or (lambda value: value)
+    expected = _leaves(summary(variants[BASELINE]()))
     for name, fn in variants.items():
-        got = _leaves(fn())
+        got = _leaves(summary(fn()))
         if len(got) != len(expected):
             raise DisagreementError(
                 f"{workload.name}/{name}: {len(got)} outputs, numpy has {len(expected)}"

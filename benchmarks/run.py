@@ -38,6 +38,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_vmap",
     "benchmarks.workloads_control",
     "benchmarks.workloads_engines",
+    "benchmarks.workloads_random",
 )
 
 # Opt-in: run only when named with --only (too big or slow for the default run).

@@ -37,6 +37,7 @@ from tf8.random.keys import (
     key,
     key_data,
     split,
+    threefry2x32,
     threefry_2x32,
     wrap_key_data,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "shuffle",
     "split",
     "t",
+    "threefry2x32",
     "threefry_2x32",
     "truncated_normal",
     "uniform",

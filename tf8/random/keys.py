@@ -21,12 +21,12 @@ import numpy as np
 import tf8.numpy as tnp
 from tf8 import lax
 from tf8.errors import DTypeError, ParameterError, ShapeError
+from tf8.lax.core import apply
 from tf8.ops import dtypes as dt
+from tf8.ops.extension.threefry import Threefry2x32
 from tf8.traced import TracedTensor
 
 Shape = Sequence[int]
-_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
-_PARITY = 0x1BD11BDA  # Threefry's key-schedule constant
 
 
 # --- keys -------------------------------------------------------------------------------------
@@ -82,39 +82,35 @@ def _const(value: int, like: TracedTensor) -> TracedTensor:
     return tnp.full_like(like, value)
 
 
-def _rotate_left(x: TracedTensor, distance: int) -> TracedTensor:
-    left = lax.shift_left(x, _const(distance, x))
-    return lax.bitwise_or(left, lax.shift_right_logical(x, _const(32 - distance, x)))
+def threefry2x32(key1: Any, key2: Any, x1: Any, x2: Any) -> tuple[TracedTensor, TracedTensor]:
+    """The Threefry-2x32 op itself (JAX's `threefry2x32_p`): 20 rounds on uint32 operands of
+    one rank, whose sizes broadcast where they are 1; the two output words."""
+    operands = [x if isinstance(x, TracedTensor) else tnp.asarray(x) for x in (key1, key2, x1, x2)]
+    bits1, bits2 = apply(Threefry2x32(), operands)
+    return bits1, bits2
 
 
 def threefry_2x32(
     key1: TracedTensor, key2: TracedTensor, x1: TracedTensor, x2: TracedTensor
 ) -> tuple[TracedTensor, TracedTensor]:
-    """Threefry-2x32 with 20 rounds on uint32 counters `x1`, `x2` (shape S) under the key
-    words `key1`, `key2` (shape B): shape B + S; JAX's `threefry2x32_p`."""
-    batch, counts = tuple(key1.shape), tuple(x1.shape)
-    out = batch + counts
-    key_dims, count_dims = tuple(range(len(batch))), tuple(range(len(batch), len(out)))
-    keys = [lax.broadcast_in_dim(k, out, key_dims) for k in (key1, key2)]
-    x1, x2 = (lax.broadcast_in_dim(x, out, count_dims) for x in (x1, x2))
-    keys.append(lax.bitwise_xor(lax.bitwise_xor(keys[0], keys[1]), _const(_PARITY, keys[0])))
-    x = [lax.add(x1, keys[0]), lax.add(x2, keys[1])]
-    for block in range(5):
-        for rotation in _ROTATIONS[block % 2]:
-            x[0] = lax.add(x[0], x[1])
-            x[1] = lax.bitwise_xor(x[0], _rotate_left(x[1], rotation))
-        x[0] = lax.add(x[0], keys[(block + 1) % 3])
-        x[1] = lax.add(lax.add(x[1], keys[(block + 2) % 3]), _const(block + 1, x[1]))
-    return x[0], x[1]
+    """Threefry-2x32 with 20 rounds on uint32 counters `x1`, `x2` (shape S, or sizes 1 that
+    broadcast to it) under the key words `key1`, `key2` (shape B): shape B + S. One
+    `threefry2x32` op, the keys read with sizes 1 over S and the counters with sizes 1 over
+    B (nothing broadcast in memory)."""
+    batch, rank = tuple(key1.shape), x1.ndim
+    keys = [lax.reshape(k, batch + (1,) * rank) for k in (key1, key2)]
+    x1, x2 = (lax.reshape(x, (1,) * len(batch) + tuple(x.shape)) for x in (x1, x2))
+    return threefry2x32(*keys, x1, x2)
 
 
 def _counters(shape: Shape) -> tuple[TracedTensor, TracedTensor]:
-    """The 64-bit row-major index of every element of `shape` as (high, low) uint32 halves."""
+    """The 64-bit row-major index of every element of `shape` as (high, low) uint32 halves
+    (the high half, 0, with sizes 1: the hash broadcasts it)."""
     size = math.prod(shape)
     if size >= 2**32:
         raise ShapeError(f"tf8.random: {size} random values at once are more than 2**32")
     low = lax.reshape(lax.iota(dt.uint32, size), tuple(shape))
-    return _const(0, low), low
+    return lax.reshape(tnp.zeros((), dt.uint32), (1,) * len(shape)), low
 
 
 def _hash_counters(key: TracedTensor, shape: Shape) -> tuple[TracedTensor, TracedTensor]:
@@ -145,7 +141,7 @@ def fold_in(key: Any, data: Any) -> TracedTensor:
     if data.shape != () or not dt.is_integer(data.dtype):
         raise DTypeError(f"fold_in: data must be an integer scalar, got {data.aval}")
     low = lax.convert_element_type(data, dt.uint32)
-    bits1, bits2 = threefry_2x32(*_halves(key), _const(0, low), low)
+    bits1, bits2 = threefry2x32(*_halves(key), _const(0, low), low)
     return tnp.stack([bits1, bits2])
 
 

@@ -1,5 +1,5 @@
-"""Batching rules of the extension families (einsum, fft, linalg, sort) and of tf8.ad.custom's
-ops.
+"""Batching rules of the extension families (einsum, fft, linalg, sort, threefry) and of
+tf8.ad.custom's ops.
 
 einsum gives the batch axis a letter of its own; fft shifts its axis; linalg ops already map
 over leading axes, and sort's operands share one shape, so the batch axis moves to the front.
@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from tf8.errors import NoBatchingRule
-from tf8.lax.builders import reduce_sum
+from tf8.lax.builders import reduce_sum, reshape
 from tf8.lax.core import apply
 from tf8.lax.einsum import contract
 from tf8.ops.extension.einsum import Einsum
 from tf8.ops.extension.fft import FFT
 from tf8.ops.extension.linalg import LinalgOp
 from tf8.ops.extension.sort import Sort
+from tf8.ops.extension.threefry import Threefry2x32
 
 from ..arguments import as_traced
 from ..custom import StopGradient, _JvpMarker, _VjpLinear, _VjpMarker
@@ -49,6 +50,15 @@ def _sort(op: Sort, args, dims):
     operands = [at_front(x, d, size) for x, d in zip(args, dims)]
     outs = apply(Sort(dimension + 1, is_stable, num_keys, len(operands)), operands)
     return outs, [0] * len(outs)
+
+
+def _threefry(op: Threefry2x32, args, dims):
+    """Broadcasting, as JAX's: batched operands get the batch axis in front, unbatched ones
+    a leading axis of size 1 (the op broadcasts it, nothing is copied)."""
+    operands = [
+        reshape(x, (1, *x.shape)) if d is None else moveaxis(x, d, 0) for x, d in zip(args, dims)
+    ]
+    return apply(op, operands), [0, 0]
 
 
 def _linalg(op: LinalgOp, args, dims):
@@ -119,6 +129,7 @@ RULES: dict[type, BatchRule] = {
     Einsum: _einsum,
     FFT: _fft,
     Sort: _sort,
+    Threefry2x32: _threefry,
     **{cls: _linalg for cls in FAMILY_JVP_RULES if issubclass(cls, LinalgOp)},
     StopGradient: _stop_gradient,
     _JvpMarker: _custom_marker,

@@ -1,4 +1,4 @@
-"""AD rules of tf8's extension families (einsum, fft, linalg, sort), keyed by op class.
+"""AD rules of tf8's extension families (einsum, fft, linalg, sort, threefry), keyed by op class.
 
 `linearize` looks an extension op up here by its exact type first; a user-defined family
 (not listed) brings its rules as the `jvp` / `transpose` methods of its op class.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..jvp_rules import JvpRule
 from ..transpose_rules import TransposeRule
-from . import einsum, fft, linalg, linalg_decompositions, sort
+from . import einsum, fft, linalg, linalg_decompositions, sort, threefry
 
 FAMILY_JVP_RULES: dict[type, JvpRule] = {
     **einsum.JVP_RULES,
@@ -16,6 +16,7 @@ FAMILY_JVP_RULES: dict[type, JvpRule] = {
     **linalg.JVP_RULES,
     **linalg_decompositions.JVP_RULES,
     **sort.JVP_RULES,
+    **threefry.JVP_RULES,
 }
 FAMILY_TRANSPOSE_RULES: dict[type, TransposeRule] = {
     **einsum.TRANSPOSE_RULES,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import control, einsum_kernels, fft_kernels, sort
+from . import control, einsum_kernels, fft_kernels, sort, threefry
 from .linalg import kernels as linalg_kernels
 
 FAMILY_KERNELS: dict[type, Callable[..., Any]] = {
@@ -18,4 +18,5 @@ FAMILY_KERNELS: dict[type, Callable[..., Any]] = {
     **linalg_kernels.KERNELS,
     **control.KERNELS,
     **sort.KERNELS,
+    **threefry.KERNELS,
 }

@@ -76,6 +76,31 @@ def elementwise(op: Any, *xs: Any) -> Any:
     return da.blockwise(Block(op), index, *pairs, dtype=out.dtype, meta=_meta(out))
 
 
+class Stacked(Block):
+    """A task: the outputs of tf8's kernel on numpy blocks, stacked along a new first axis."""
+
+    __slots__ = ()
+
+    def __call__(self, *blocks: Any) -> Any:
+        return np.stack(super().__call__(*blocks))
+
+
+def broadcasting(op: Any, *xs: Any) -> Any:
+    """Operands of one rank broadcasting sizes 1, equal-shaped outputs (threefry2x32): the
+    operands broadcast lazily to the outputs' shape, tf8's kernel blockwise, its outputs
+    stacked per block and split again (the kernel runs once per block)."""
+    outs = out_avals(op, xs)
+    shape = tuple(outs[0].shape)
+    chunks = next((x.chunks for x in xs if isinstance(x, da.Array) and x.shape == shape), "auto")
+    index = LETTERS[1 : len(shape) + 1]
+    pairs = [a for x in xs for a in (da.broadcast_to(as_dask(x), shape, chunks=chunks), index)]
+    stacked = da.blockwise(
+        Stacked(op), "a" + index, *pairs, new_axes={"a": len(outs)}, dtype=outs[0].dtype,
+        meta=np.empty((0,) * (len(shape) + 1), outs[0].dtype),
+    )  # fmt: skip
+    return tuple(stacked[k] for k in range(len(outs)))
+
+
 def single_chunk(op: Any, *xs: Any) -> Any:
     """Any op on operands that are each one chunk: tf8's kernel as one task."""
     chunked = [i for i, x in enumerate(xs) if isinstance(x, da.Array) and x.npartitions > 1]
@@ -362,6 +387,7 @@ def _table() -> dict[Any, Kernel]:
     from tf8.ops.extension.fft import FFT
     from tf8.ops.extension.linalg import kernels as linalg
     from tf8.ops.extension.sort import Sort
+    from tf8.ops.extension.threefry import Threefry2x32
 
     table: dict[Any, Kernel] = {}
     for name, row in CATALOG.items():
@@ -375,7 +401,7 @@ def _table() -> dict[Any, Kernel]:
     table.update(REDUCTIONS)
     for cls in linalg.KERNELS:  # matrices batched along unchunked matrix axes
         table[cls] = batched(2)
-    table.update({Einsum: _einsum, FFT: along_axis, Sort: along_axis})
+    table.update({Einsum: _einsum, FFT: along_axis, Sort: along_axis, Threefry2x32: broadcasting})
     return table
 
 

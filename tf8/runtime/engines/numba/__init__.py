@@ -5,7 +5,8 @@ accumulators; it takes an instruction when every operand and result is a real fl
 for a comparison's result and a select's predicate), shapes are concrete and non-empty, a
 reduction reduces every axis, and an operand is read either as it is or as a broadcast 0-d
 value. Everything else falls back to the numpy engine. Each run of consecutive instructions
-placed here compiles to one `@njit` function (codegen.py), cached on disk (cache.py).
+placed here compiles to one `@njit` function (codegen.py), cached on disk (cache.py);
+kernel ops (random.py: the Threefry-2x32 hash) run as compiled kernels between them.
 
 numba is imported only when this engine first compiles — in the optimised tier, never on
 a program's first run — so selecting it costs nothing until a program runs again.
@@ -22,6 +23,7 @@ from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.runtime.engines.base import Engine, GuestRegion
 
+from . import random as kernel_ops
 from .codegen import TOLERANCE, Source
 from .scalar import BOOL_OPERANDS, BOOL_RESULT, REDUCTIONS, SCALAR
 
@@ -44,7 +46,9 @@ class NumbaEngine(Engine):
     kernels = {**SCALAR, **REDUCTIONS}  # type: ignore[dict-item]
 
     def supports(self, op: Any, avals: Sequence[Any] = ()) -> bool:
-        if type(op) is not Primitive or has_symbolic(op.params):
+        if kernel_ops.handles(op):  # compiled kernels (random.py), not scalar code
+            return kernel_ops.supports(op, avals)
+        if type(op) is not Primitive or has_symbolic(op.params) or kernel_ops.declines(op, avals):
             return False
         name = op.name
         if (
@@ -73,12 +77,16 @@ class NumbaEngine(Engine):
 
     def worth(self, program: Any, instructions: Sequence[Any]) -> bool:
         """At least MIN_OPS instructions on arrays (0-d scalar code alone is not worth it)."""
+        if kernel_ops.holds_kernel(instructions):
+            return True
         arrays = 0
         for inst in instructions:
             arrays += bool(program.slot_avals[inst.outputs[0]].ndim) or inst.name in REDUCTIONS
         return arrays >= MIN_OPS
 
     def places(self, inst: Any, program: Any) -> bool:
+        if kernel_ops.handles(inst.op):
+            return kernel_ops.places(inst, program)
         if len(inst.outputs) != 1:
             return False
         for position, chain in enumerate(inst.input_views or ()):
@@ -96,6 +104,8 @@ class NumbaEngine(Engine):
     def region_code(
         self, program: Any, indices: Sequence[int], escapes: Sequence[int]
     ) -> GuestRegion:
+        if kernel_ops.holds_kernel(program.instructions[i] for i in indices):
+            return kernel_ops.region_code(program, indices, escapes, self.region_code)
         from . import cache
 
         source = Source(program, indices, escapes)
