@@ -32,7 +32,10 @@ def _forgetter(table: dict[Any, _InternRef]) -> Callable[[_InternRef], None]:
 
     def forget(ref: _InternRef) -> None:
         if table.get(ref.key) is ref:
-            del table[ref.key]
+            try:
+                del table[ref.key]
+            except KeyError:  # another thread's callback (or a cache clear) removed it first
+                pass
 
     return forget
 
