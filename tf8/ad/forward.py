@@ -98,11 +98,15 @@ def _diagonal(op, inputs, outputs, tangents, node) -> bool:
     n = len(inputs)
     xs = [t._value for t in inputs]
     total = None
-    for i, t in enumerate(tangents):
-        if t is None:
-            continue
-        part = rule(op, xs, out._value, t._value, _ONLY[n, i])[i]
-        total = part if total is None else total + part
+    token = ignore_fp_errors()  # rules follow IEEE, as kernels do
+    try:
+        for i, t in enumerate(tangents):
+            if t is None:
+                continue
+            part = rule(op, xs, out._value, t._value, _ONLY[n, i])[i]
+            total = part if total is None else total + part
+    finally:
+        restore_fp_errors(token)
     if total is not None:
         if type(total) is not np.ndarray or total.dtype != out.aval.dtype:
             total = np.asarray(total, out.aval.dtype)
