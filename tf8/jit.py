@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from tf8 import api
+from tf8.ad.arguments import leaf_aliases
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
-from tf8.graph import materialize_merge
 from tf8.graph.caches import LRUCache
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import concrete_array, foreign_array
@@ -254,17 +254,18 @@ class Jitted:
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
             with self._traces.lock:
                 self.trace_count += 1
-            result = self._fun(*args, **kwargs)
+            # grad & co. called on the placeholders hand back graphs on their own fresh
+            # leaves, which the program reads as the placeholders (no rebuild)
+            with leaf_aliases(inputs) as aliases:
+                result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
         if not outputs:
             trace = _Trace(None, None, out_tree, ())
         else:
-            reached = set(materialize_merge(None, [t.key for t in outputs]).inputs)
-            used = [i for i, t in enumerate(inputs) if t.key in reached]
             try:
                 compiled = api.default_compiler.compile_with_input_specs(
-                    outputs, [inputs[i] for i in used]
+                    outputs, inputs, aliases.targets, drop_unused=True
                 )
             except UnboundPlaceholder as exc:
                 raise UnboundPlaceholder(
@@ -273,6 +274,8 @@ class Jitted:
                     "global or closure by an earlier jit trace) or a tf8.placeholder made outside; "
                     "pass it as an argument instead"
                 ) from None
+            read = set(compiled.inputs)
+            used = [i for i, t in enumerate(inputs) if t.key in read]
             scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
             order = None if used == list(range(len(inputs))) else tuple(used)
             trace = _Trace(compiled, order, out_tree, scalars, engine)

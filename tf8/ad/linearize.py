@@ -73,7 +73,7 @@ def transpose_graph(
     if not present:
         return [None] * len(linear_inputs)
     walk = GraphWalk([o for o, _ in present], [c for _, c in present if c is not None], values)
-    linear = walk.depends_on(t.key for t in linear_inputs)
+    linear, relevant = walk.downstream(t.key for t in linear_inputs)
     env: dict[ValueKey, Tangent] = {}
     for out, ct in present:
         if ct is not None and out.key in linear:
@@ -81,15 +81,16 @@ def transpose_graph(
 
     def step(op_key: OperationKey, cts: list[Tangent]) -> None:
         op = op_key.op
-        operands = [walk[k] for k in op_key.inputs]
-        mask = [k in linear for k in op_key.inputs]
+        inputs = op_key.inputs
+        operands = [walk[k] for k in inputs]
+        mask = [k in linear for k in inputs]
         ct_in = TRANSPOSE(op)(op, operands, mask, cts[0] if len(cts) == 1 else cts)
-        for key, is_linear, c in zip(op_key.inputs, mask, ct_in):
+        for key, is_linear, c in zip(inputs, mask, ct_in):
             if is_linear and c is not None:
-                env[key] = add_any(env.get(key), c)
+                old = env.get(key)
+                env[key] = c if old is None else add_any(old, c)
 
     with linear_scope(c.key for c in env.values() if c is not None):
-        relevant = [k for k in walk.operations if any(o in linear for o in k.outputs)]
         interpret(relevant, env, step, backward=True)
     result = []
     for leaf in linear_inputs:

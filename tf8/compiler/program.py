@@ -64,8 +64,13 @@ class SemanticFingerprint:
         parts: list[str] = []
         for aval, bound in zip(program.input_avals, program.input_bound):
             parts.append(f"in {aval.dtype} {','.join(dim_key(d) for d in aval.shape)} {int(bound)}")
+        op_keys: dict[int, str] = {}  # id(op) -> op.key(): one op object serves many instructions
         for inst in program.instructions:
-            parts.append(f"op {inst.op.key()} {inst.inputs} {inst.outputs}")
+            op = inst.op
+            op_key = op_keys.get(id(op))
+            if op_key is None:
+                op_key = op_keys[id(op)] = op.key()
+            parts.append(f"op {op_key} {inst.inputs} {inst.outputs}")
         parts.append(f"out {program.output_slots}")
         for guard in program.guards:
             parts.append(f"guard {dim_key(guard.lhs)}={dim_key(guard.rhs)}")
