@@ -23,6 +23,7 @@ from tf8 import api
 from tf8.ad.arguments import leaf_aliases
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
+from tf8.graph import collector
 from tf8.graph.caches import LRUCache
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import concrete_array, foreign_array
@@ -248,6 +249,17 @@ class Jitted:
         trace = self._traces.get(key)
         if trace is not None:
             return trace
+        with collector.paused():  # many objects, all alive until the program is built
+            return self._traces.put(key, self._build(treedef, statics, avals, engine))
+
+    def _build(
+        self,
+        treedef: PyTreeDef,
+        statics: Any,
+        avals: Sequence[tuple[Any, Any, bool]],
+        engine: str | None,
+    ) -> _Trace:
+        """Trace the function on placeholders of `avals`, compile and prepare the program."""
         with transform_scope(symbolic=True):
             inputs = [_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
             dynamic = treedef.unflatten(inputs)
@@ -261,25 +273,23 @@ class Jitted:
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
         if not outputs:
-            trace = _Trace(None, None, out_tree, ())
-        else:
-            try:
-                compiled = api.default_compiler.compile_with_input_specs(
-                    outputs, inputs, aliases.targets, drop_unused=True
-                )
-            except UnboundPlaceholder as exc:
-                raise UnboundPlaceholder(
-                    f"{self._name()}: {exc}. The result depends on a traced value that does not "
-                    "come from this call's arguments: one leaked from another trace (kept in a "
-                    "global or closure by an earlier jit trace) or a tf8.placeholder made outside; "
-                    "pass it as an argument instead"
-                ) from None
-            read = set(compiled.inputs)
-            used = [i for i, t in enumerate(inputs) if t.key in read]
-            scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
-            order = None if used == list(range(len(inputs))) else tuple(used)
-            trace = _Trace(compiled, order, out_tree, scalars, engine)
-        return self._traces.put(key, trace)
+            return _Trace(None, None, out_tree, ())
+        try:
+            compiled = api.default_compiler.compile_with_input_specs(
+                outputs, inputs, aliases.targets, drop_unused=True
+            )
+        except UnboundPlaceholder as exc:
+            raise UnboundPlaceholder(
+                f"{self._name()}: {exc}. The result depends on a traced value that does not "
+                "come from this call's arguments: one leaked from another trace (kept in a "
+                "global or closure by an earlier jit trace) or a tf8.placeholder made outside; "
+                "pass it as an argument instead"
+            ) from None
+        read = set(compiled.inputs)
+        used = [i for i, t in enumerate(inputs) if t.key in read]
+        scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
+        order = None if used == list(range(len(inputs))) else tuple(used)
+        return _Trace(compiled, order, out_tree, scalars, engine)
 
     def _output(self, leaf: Any, index: int, out_tree: PyTreeDef) -> TracedTensor:
         if isinstance(leaf, TracedTensor):

@@ -22,7 +22,7 @@ from .control import TRANSPOSE_RULES as CONTROL_TRANSPOSE_RULES
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES, linear_jvp
 from .transpose_rules import TRANSPOSE_RULES
-from .walk import GraphWalk, RuleTable, interpret
+from .walk import GraphWalk, RuleCache, RuleTable, interpret
 
 # Primitives' rules keyed by row name, extension families' by op class.
 JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **CONTROL_JVP_RULES})
@@ -46,14 +46,16 @@ def jvp_graph(
         p.key: t for p, t in zip(primals, tangents) if t is not None and dt.is_inexact(p.dtype)
     }
 
+    rules = RuleCache(JVP)
+
     def step(op_key: OperationKey, ts: list[Tangent]) -> list[Tangent]:
         op = op_key.op
         primal_out = [walk[k] for k in op_key.outputs]
-        outs = JVP(op)(op, [walk[k] for k in op_key.inputs], primal_out, ts)
+        outs = rules(op)(op, [walk[k] for k in op_key.inputs], primal_out, ts)
         return [
             None
             if t is None or not dt.is_inexact(out.dtype)
-            else (t if t.dtype == out.dtype else convert(t, out.dtype))
+            else (t if t.aval is out.aval or t.dtype == out.dtype else convert(t, out.dtype))
             for out, t in zip(primal_out, outs)
         ]
 
@@ -79,12 +81,14 @@ def transpose_graph(
         if ct is not None and out.key in linear:
             env[out.key] = add_any(env.get(out.key), ct)
 
+    rules = RuleCache(TRANSPOSE)
+
     def step(op_key: OperationKey, cts: list[Tangent]) -> None:
         op = op_key.op
         inputs = op_key.inputs
         operands = [walk[k] for k in inputs]
         mask = [k in linear for k in inputs]
-        ct_in = TRANSPOSE(op)(op, operands, mask, cts[0] if len(cts) == 1 else cts)
+        ct_in = rules(op)(op, operands, mask, cts[0] if len(cts) == 1 else cts)
         for key, is_linear, c in zip(inputs, mask, ct_in):
             if is_linear and c is not None:
                 old = env.get(key)

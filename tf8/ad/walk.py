@@ -125,15 +125,16 @@ def interpret(
     step's results become the env entries of its outputs. Backward (transposition): `values`
     are the entries of its outputs, popped, and the results are *added* to its inputs'
     entries by the step itself (accumulation is the transform's business)."""
+    pop, get = env.pop, env.get
     if backward:
         for op_key in reversed(operations):
-            values = [env.pop(k, None) for k in op_key.outputs]
-            if any(v is not None for v in values):
+            values = [pop(k, None) for k in op_key.outputs]
+            if any([v is not None for v in values]):  # (not count(None): values define ==)
                 step(op_key, values)
         return env
     for op_key in operations:
-        values = [env.get(k) for k in op_key.inputs]
-        if not any(v is not None for v in values):
+        values = [get(k) for k in op_key.inputs]
+        if not any([v is not None for v in values]):
             continue
         for key, out in zip(op_key.outputs, step(op_key, values)):
             if out is not None:
@@ -159,6 +160,7 @@ class RuleTable:
         self.missing = missing
 
     def __call__(self, op: Any) -> Callable:
+        """The rule for `op` (the missing-rule exception if it has none)."""
         rule = self.rules.get(definition(op).rule_key)
         if rule is None:
             rule = getattr(op, self.method, None)
@@ -173,6 +175,23 @@ class RuleTable:
 
     def __contains__(self, key: Hashable) -> bool:
         return key in self.rules
+
+
+class RuleCache:
+    """One walk's rules by op object: a graph repeats a few ops many times (the same `mul`),
+    so each is looked up in the table once per walk (the walk keeps its ops alive)."""
+
+    __slots__ = ("table", "found")
+
+    def __init__(self, table: RuleTable) -> None:
+        self.table = table
+        self.found: dict[int, Callable] = {}
+
+    def __call__(self, op: Any) -> Callable:
+        rule = self.found.get(id(op))
+        if rule is None:
+            rule = self.found[id(op)] = self.table(op)
+        return rule
 
 
 def substitute(

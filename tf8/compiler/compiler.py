@@ -21,7 +21,7 @@ from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
 from tf8.traced import TracedTensor
 
 from .dot import Drawable, compiled_dot
-from .program import SemanticFingerprint, SemanticInstruction, SemanticProgram, format_program
+from .program import SemanticFingerprint, SemanticProgram, format_program, make_instruction
 from .prune import prune_outputs
 
 
@@ -265,7 +265,7 @@ def _semantic_program(
                 renumber[slot] = new_slot
                 avals.append(aval)
             next_slot += len(outs)
-        instructions.append(SemanticInstruction(inst.op, ins, outs))
+        instructions.append(make_instruction(inst.op, ins, outs))
     _check_symbols_bound(avals[: len(input_keys)], instructions)
     unique_guards = tuple(dict.fromkeys(guards))
     return SemanticProgram(
