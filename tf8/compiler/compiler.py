@@ -123,7 +123,8 @@ class GraphCompiler:
                 raise CompileError(f"compile takes TracedTensors, got {type(t).__name__}")
         bindings = merge_bindings(outputs)
         flat = materialize_merge(None, [t.key for t in outputs])
-        ssa = prune_outputs(compile_program(flat))
+        numbered = compile_program(flat)
+        ssa = prune_outputs(numbered)
         input_keys = list(ssa.input_keys)
         aliases = {k: aliases[k] for k in input_keys if k in aliases} if aliases else {}
         if specs is not None:
@@ -147,7 +148,9 @@ class GraphCompiler:
                     )
             if value is not None:
                 bound[key] = value
-        program = _semantic_program(ssa, input_keys, bound, flat.operations, aliases)
+        program = _semantic_program(
+            ssa, input_keys, bound, flat.operations, aliases, contiguous=ssa is numbered
+        )
         return CompiledGraph(program, tuple(input_keys), bound, tuple(flat.outputs))
 
 
@@ -233,10 +236,13 @@ def _semantic_program(
     bound: Mapping[ValueKey, Any],
     operations: Sequence[OperationKey],
     aliases: Mapping[ValueKey, ValueKey],
+    contiguous: bool,
 ) -> SemanticProgram:
     """Renumber slots so inputs come first in `input_keys` order (an aliased leaf reads its
-    target's slot). Avals and guards are the ones recorded when each op was traced
-    (`operations`, one per instruction); only an op that pruning replaced is inferred again."""
+    target's slot); `contiguous`: no output was pruned, so when the inputs keep their order
+    the SSA numbering is kept as it is. Avals and guards are the ones recorded when each op
+    was traced (`operations`, one per instruction); only an op that pruning replaced is
+    inferred again."""
     position = {key: i for i, key in enumerate(input_keys)}
     renumber: dict[int, int] = {}
     for slot, key in zip(ssa.input_slots, ssa.input_keys):
@@ -245,6 +251,19 @@ def _semantic_program(
     avals: list[Aval] = [_leaf(k).aval for k in input_keys]
     guards: list[ShapeGuard] = []
     instructions = []
+    if contiguous and all(renumber[s] == s for s in ssa.input_slots) and next_slot == len(renumber):
+        # the SSA numbering already is the program's (inputs in order, no output pruned)
+        for inst, op_key in zip(ssa.instructions, operations):
+            meta = op_key.meta
+            if inst.op is op_key.op and meta is not None:
+                avals.extend(meta[0])
+                if meta[1]:
+                    guards.extend(meta[1])
+            else:
+                avals.extend(infer(inst.op, [avals[s] for s in inst.inputs], guards))
+            instructions.append(make_instruction(inst.op, inst.inputs, inst.outputs))
+        renumber = {s: s for s in ssa.output_slots}
+        return _finish_program(avals, input_keys, bound, instructions, renumber, ssa, guards)
     for inst, op_key in zip(ssa.instructions, operations):
         ins = tuple([renumber[s] for s in inst.inputs])
         meta = op_key.meta
@@ -266,13 +285,25 @@ def _semantic_program(
                 avals.append(aval)
             next_slot += len(outs)
         instructions.append(make_instruction(inst.op, ins, outs))
+    return _finish_program(avals, input_keys, bound, instructions, renumber, ssa, guards)
+
+
+def _finish_program(
+    avals: list[Aval],
+    input_keys: list[ValueKey],
+    bound: Mapping[ValueKey, Any],
+    instructions: list[Any],
+    renumber: Mapping[int, int],
+    ssa: Any,
+    guards: list[ShapeGuard],
+) -> SemanticProgram:
+    """The SemanticProgram of renumbered `instructions` (`renumber`: SSA slot -> slot)."""
     _check_symbols_bound(avals[: len(input_keys)], instructions)
-    unique_guards = tuple(dict.fromkeys(guards))
     return SemanticProgram(
         input_avals=tuple(avals[: len(input_keys)]),
         input_bound=tuple(k in bound for k in input_keys),
         instructions=tuple(instructions),
         slot_avals=tuple(avals),
         output_slots=tuple(renumber[s] for s in ssa.output_slots),
-        guards=unique_guards,
+        guards=tuple(dict.fromkeys(guards)),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -80,17 +81,26 @@ class SemanticFingerprint:
         parts: list[str] = []
         for aval, bound in zip(program.input_avals, program.input_bound):
             parts.append(f"in {aval.dtype} {','.join(dim_key(d) for d in aval.shape)} {int(bound)}")
-        op_keys: dict[int, str] = {}  # id(op) -> op.key(): one op object serves many instructions
+        # Each distinct op's key once (one op object serves many instructions), in order of
+        # first use; each instruction as integers: op number, inputs and outputs (each count
+        # first), packed in one array (formatting them as text cost more than the rest).
+        numbers: dict[int, int] = {}  # id(op) -> its number
+        op_keys: list[str] = []
+        flat: list[int] = []
+        extend = flat.extend
         for inst in program.instructions:
             op = inst.op
-            op_key = op_keys.get(id(op))
-            if op_key is None:
-                op_key = op_keys[id(op)] = op.key()
-            parts.append(f"op {op_key} {inst.inputs} {inst.outputs}")
+            number = numbers.get(id(op))
+            if number is None:
+                number = numbers[id(op)] = len(op_keys)
+                op_keys.append(op.key())
+            ins, outs = inst.inputs, inst.outputs
+            extend((number, len(ins), *ins, len(outs), *outs))
+        parts.append(f"ops {op_keys!r}")  # repr: no raw NUL, which ends the text part below
         parts.append(f"out {program.output_slots}")
         for guard in program.guards:
             parts.append(f"guard {dim_key(guard.lhs)}={dim_key(guard.rhs)}")
-        text = "\n".join(parts).encode()
+        text = "\n".join(parts).encode("unicode_escape") + b"\0" + array("q", flat).tobytes()
         return cls(keys.digest128(text).to_bytes(16, "little"), text)
 
     def __bytes__(self) -> bytes:
