@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from tf8 import api
-from tf8.ad.arguments import leaf_aliases
+from tf8.ad.arguments import LeafAliases
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
 from tf8.graph import collector
@@ -271,7 +271,7 @@ class Jitted:
                 self.trace_count += 1
             # grad & co. called on the placeholders hand back graphs on their own fresh
             # leaves, which the program reads as the placeholders (no rebuild)
-            with leaf_aliases(inputs) as aliases:
+            with LeafAliases(inputs) as aliases:
                 result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]

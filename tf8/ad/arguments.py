@@ -10,10 +10,9 @@ result stays a traced graph another transform can differentiate again.
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -35,14 +34,22 @@ class LeafAliases:
     """Inside jit's trace: the fresh leaves transforms made for jit's own placeholders, each
     read by jit's program as the placeholder it stands for (`targets`: fresh leaf key ->
     placeholder key). A transform called directly in jit's trace then hands its result back
-    as it is, without rebuilding the graph on the placeholders (`Arguments.finish`)."""
+    as it is, without rebuilding the graph on the placeholders (`Arguments.finish`).
+    jit enters it (`with LeafAliases(placeholders)`) inside its transform scope."""
 
-    __slots__ = ("depth", "placeholders", "targets")
+    __slots__ = ("depth", "placeholders", "targets", "_token")
 
     def __init__(self, placeholders: Sequence[TracedTensor]) -> None:
         self.depth = _transform_depth.get()
         self.placeholders = frozenset(t.key for t in placeholders)
         self.targets: dict[ValueKey, ValueKey] = {}
+
+    def __enter__(self) -> LeafAliases:
+        self._token = _aliases.set(self)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        _aliases.reset(self._token)
 
     def take(self, arguments: Arguments) -> bool:
         """Alias `arguments`' fresh leaves to their originals when the transform runs directly
@@ -60,18 +67,6 @@ class LeafAliases:
 _aliases: contextvars.ContextVar[LeafAliases | None] = contextvars.ContextVar(
     "tf8_leaf_aliases", default=None
 )
-
-
-@contextlib.contextmanager
-def leaf_aliases(placeholders: Sequence[TracedTensor]) -> Iterator[LeafAliases]:
-    """jit's trace: collect the aliases of transforms run on `placeholders` (see LeafAliases);
-    enter it inside jit's transform scope."""
-    aliases = LeafAliases(placeholders)
-    token = _aliases.set(aliases)
-    try:
-        yield aliases
-    finally:
-        _aliases.reset(token)
 
 
 def check_callable(fun: Any, what: str) -> None:
