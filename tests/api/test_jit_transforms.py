@@ -166,3 +166,14 @@ def test_grad_on_the_jit_argument_inside_another_grad():
 
     for result in calls(tf8.jit(g), X):
         np.testing.assert_allclose(result, 2 * X**2, rtol=1e-12)
+
+
+def test_the_first_call_runs_lean_and_the_second_optimised():
+    tf8.api.default_runtime.clear_cache()
+    g = tf8.jit(tf8.grad(f))
+    np.testing.assert_allclose(g(X), f_grad(X), rtol=1e-12)
+    prepared = tf8.api.default_runtime.prepare(g.lower(X))  # the cached program g ran
+    assert prepared.prepared.tier == "lean" and prepared.prepared.lean_runs == 1
+    np.testing.assert_allclose(g(X), f_grad(X), rtol=1e-12)
+    assert prepared.prepared.tier == "optimised"
+    assert "tier: optimised (lean runs: 2)" in prepared.pretty()
