@@ -158,9 +158,13 @@ class Jitted:
         except TypeError:
             raise self._static.unhashable_error(statics) from None
         if entry is None:
-            entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
-            if arrays_only:
-                self._array_entries.put(shapes, entry)
+            # the first run too: a jitted function used once frees its graph by refcount
+            # before any collection has to walk it
+            with collector.paused():
+                entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
+                if arrays_only:
+                    self._array_entries.put(shapes, entry)
+                return self._execute(entry, leaves)
         return self._execute(entry, leaves)
 
     def _execute(self, entry: _Entry, leaves: list[Any]) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, UnusedInput
-from tf8.graph import OperationKey, ValueKey, compile_program, materialize_merge
+from tf8.graph import OperationKey, OperationRole, ValueKey, compile_program, materialize_merge
 from tf8.lax.core import merge_bindings
 from tf8.ops.definition import infer
 from tf8.ops.leaves import Conflict, LeafKey
@@ -27,21 +27,23 @@ from .prune import prune_outputs
 
 class CompiledGraph(Drawable):
     """An immutable compiled program, its default bindings and its input keys in order.
-    `pretty()` prints it; `to_dot()` / `draw()` picture it (tf8.compiler.dot)."""
+    `pretty()` prints it; `to_dot()` / `draw()` picture it (tf8.compiler.dot), with each
+    instruction's role (`roles`: linearized ops are drawn apart). It keeps no other key of the
+    graph it was compiled from, so that graph is freed once the tracing is done."""
 
-    __slots__ = ("program", "inputs", "bindings", "fingerprint", "output_keys")
+    __slots__ = ("program", "inputs", "bindings", "fingerprint", "roles")
 
     def __init__(
         self,
         program: SemanticProgram,
         inputs: tuple[ValueKey, ...],
         bindings: Mapping[ValueKey, np.ndarray],
-        output_keys: tuple[ValueKey, ...],
+        roles: tuple[OperationRole, ...],
     ) -> None:
         self.program = program
         self.inputs = inputs
         self.bindings = dict(bindings)
-        self.output_keys = output_keys
+        self.roles = roles
         self.fingerprint = SemanticFingerprint.of(program)
 
     @property
@@ -151,7 +153,8 @@ class GraphCompiler:
         program = _semantic_program(
             ssa, input_keys, bound, flat.operations, aliases, contiguous=ssa is numbered
         )
-        return CompiledGraph(program, tuple(input_keys), bound, tuple(flat.outputs))
+        roles = tuple([op_key.role for op_key in flat.operations])
+        return CompiledGraph(program, tuple(input_keys), bound, roles)
 
 
 def _flatten_outputs(outputs: Iterable[Any]) -> list[TracedTensor]:
