@@ -177,3 +177,11 @@ def test_the_first_call_runs_lean_and_the_second_optimised():
     np.testing.assert_allclose(g(X), f_grad(X), rtol=1e-12)
     assert prepared.prepared.tier == "optimised"
     assert "tier: optimised (lean runs: 2)" in prepared.pretty()
+
+
+def test_an_output_that_is_the_fresh_leaf_itself_is_a_fresh_array():
+    g = tf8.jit(lambda x: (tf8.vjp(lambda y: y, x)[0], x))
+    for same, x in calls(g, X):
+        np.testing.assert_array_equal(same, X)
+        np.testing.assert_array_equal(x, X)
+        assert not np.shares_memory(same, X) and not np.shares_memory(same, x)
