@@ -20,27 +20,31 @@ from typing import Any
 import numpy as np
 
 from tf8 import api
+from tf8.ad.arguments import LeafAliases
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
-from tf8.graph import materialize_merge
+from tf8.graph import collector
 from tf8.graph.caches import LRUCache
-from tf8.ops import dtypes as dt
-from tf8.ops.leaves import concrete_array, foreign_array
+from tf8.jit_arguments import (
+    INLINE,
+    SCALARS,
+    check_jax_options,
+    input_array,
+    leaf_kind,
+    make_placeholder,
+    shape_dtype,
+)
 from tf8.runtime.engines import lazy_engine
 from tf8.static_args import StaticArgs
 from tf8.traced import (
     TracedTensor,
     in_transform,
-    placeholder,
     tensor,
     transform_scope,
 )
 from tf8.tree import PyTreeDef, tree_flatten
 
 __all__ = ["Jitted", "jit", "make_program"]
-
-_SCALARS = (bool, int, float, complex)
-_INLINE = object()  # leaf signature meaning "do not compile, call the function directly"
 
 
 class _Trace:
@@ -98,7 +102,7 @@ class Jitted:
     ) -> None:
         if not callable(fun):
             raise TracingError(f"jit expects a callable, got {type(fun).__name__}: {fun!r}")
-        _check_jax_options(jax_options)
+        check_jax_options(jax_options)
         if engine is not None:
             api.runtime_for(engine)  # an unknown or uninstalled engine fails here, not later
         functools.update_wrapper(self, fun)
@@ -142,8 +146,8 @@ class Jitted:
             if type(leaf) is np.ndarray:
                 signature.append((leaf.shape, leaf.dtype))
             else:
-                kind = _leaf_kind(leaf)
-                if kind is _INLINE:
+                kind = leaf_kind(leaf)
+                if kind is INLINE:
                     return self._fun(*args, **kwargs)
                 if kind is None:
                     self._array(leaf, args, kwargs, len(signature))  # raises
@@ -154,16 +158,20 @@ class Jitted:
         except TypeError:
             raise self._static.unhashable_error(statics) from None
         if entry is None:
-            entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
-            if arrays_only:
-                self._array_entries.put(shapes, entry)
+            # the first run too: a jitted function used once frees its graph by refcount
+            # before any collection has to walk it
+            with collector.paused():
+                entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
+                if arrays_only:
+                    self._array_entries.put(shapes, entry)
+                return self._execute(entry, leaves)
         return self._execute(entry, leaves)
 
     def _execute(self, entry: _Entry, leaves: list[Any]) -> Any:
         """Run a cached trace on the argument leaves and hand back the output pytree."""
         trace = entry.trace
         if entry.convert:
-            leaves = [_input_array(leaf) for leaf in leaves]
+            leaves = [input_array(leaf) for leaf in leaves]
         if trace.inputs is not None:
             leaves = [leaves[i] for i in trace.inputs]
         outputs = trace.run(leaves)
@@ -182,7 +190,7 @@ class Jitted:
         avals = tuple(
             (leaf.aval.shape, leaf.aval.dtype, leaf._weak)
             if isinstance(leaf, TracedTensor)
-            else (*_shape_dtype(self._array(leaf, args, kwargs, i)), type(leaf) in _SCALARS)
+            else (*shape_dtype(self._array(leaf, args, kwargs, i)), type(leaf) in SCALARS)
             for i, leaf in enumerate(leaves)
         )
         engine = self._placed(leaves)
@@ -231,7 +239,7 @@ class Jitted:
         args, kwargs = call
         arrays = [self._array(leaf, args, kwargs, i) for i, leaf in enumerate(leaves)]
         # Python scalars are weakly typed, as in JAX: jit(f)(float32_array, 2.0) stays float32.
-        avals = tuple((*_shape_dtype(a), type(leaf) in _SCALARS) for a, leaf in zip(arrays, leaves))
+        avals = tuple((*shape_dtype(a), type(leaf) in SCALARS) for a, leaf in zip(arrays, leaves))
         engine = self._placed(leaves)
         trace = self._trace((treedef, statics, avals, engine), treedef, statics, avals, engine)
         convert = any(a is not leaf for a, leaf in zip(arrays, leaves))
@@ -248,40 +256,52 @@ class Jitted:
         trace = self._traces.get(key)
         if trace is not None:
             return trace
+        with collector.paused():  # many objects, all alive until the program is built
+            return self._traces.put(key, self._build(treedef, statics, avals, engine))
+
+    def _build(
+        self,
+        treedef: PyTreeDef,
+        statics: Any,
+        avals: Sequence[tuple[Any, Any, bool]],
+        engine: str | None,
+    ) -> _Trace:
+        """Trace the function on placeholders of `avals`, compile and prepare the program."""
         with transform_scope(symbolic=True):
-            inputs = [_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
+            inputs = [make_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
             dynamic = treedef.unflatten(inputs)
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
             with self._traces.lock:
                 self.trace_count += 1
-            result = self._fun(*args, **kwargs)
+            # grad & co. called on the placeholders hand back graphs on their own fresh
+            # leaves, which the program reads as the placeholders (no rebuild)
+            with LeafAliases(inputs) as aliases:
+                result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
         if not outputs:
-            trace = _Trace(None, None, out_tree, ())
-        else:
-            reached = set(materialize_merge(None, [t.key for t in outputs]).inputs)
-            used = [i for i, t in enumerate(inputs) if t.key in reached]
-            try:
-                compiled = api.default_compiler.compile_with_input_specs(
-                    outputs, [inputs[i] for i in used]
-                )
-            except UnboundPlaceholder as exc:
-                raise UnboundPlaceholder(
-                    f"{self._name()}: {exc}. The result depends on a traced value that does not "
-                    "come from this call's arguments: one leaked from another trace (kept in a "
-                    "global or closure by an earlier jit trace) or a tf8.placeholder made outside; "
-                    "pass it as an argument instead"
-                ) from None
-            scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
-            order = None if used == list(range(len(inputs))) else tuple(used)
-            trace = _Trace(compiled, order, out_tree, scalars, engine)
-        return self._traces.put(key, trace)
+            return _Trace(None, None, out_tree, ())
+        try:
+            compiled = api.default_compiler.compile_with_input_specs(
+                outputs, inputs, aliases.targets, drop_unused=True
+            )
+        except UnboundPlaceholder as exc:
+            raise UnboundPlaceholder(
+                f"{self._name()}: {exc}. The result depends on a traced value that does not "
+                "come from this call's arguments: one leaked from another trace (kept in a "
+                "global or closure by an earlier jit trace) or a tf8.placeholder made outside; "
+                "pass it as an argument instead"
+            ) from None
+        read = set(compiled.inputs)
+        used = [i for i, t in enumerate(inputs) if t.key in read]
+        scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
+        order = None if used == list(range(len(inputs))) else tuple(used)
+        return _Trace(compiled, order, out_tree, scalars, engine)
 
     def _output(self, leaf: Any, index: int, out_tree: PyTreeDef) -> TracedTensor:
         if isinstance(leaf, TracedTensor):
             return leaf
-        if isinstance(leaf, (np.ndarray, np.generic, *_SCALARS)):
+        if isinstance(leaf, (np.ndarray, np.generic, *SCALARS)):
             return tensor(leaf)  # a constant output: a bound leaf of the program
         raise TracingError(
             f"{self._name()} returned a value of type {type(leaf).__name__} ({leaf!r:.60}) as "
@@ -303,11 +323,11 @@ class Jitted:
         """Argument leaf `index` as the array a placeholder stands for; TracingError if it
         is not array data."""
         problem = None
-        if _leaf_kind(leaf) is None:
+        if leaf_kind(leaf) is None:
             problem = "is not an array, a scalar or a pytree of them"
         else:
             try:
-                return _input_array(leaf)
+                return input_array(leaf)
             except DTypeError as exc:
                 problem = f"has an unsupported dtype ({exc})"
         raise TracingError(
@@ -331,70 +351,6 @@ class Jitted:
         return f"leaf {leaf_index}"
 
 
-def _placeholder(shape: Any, dtype: Any, weak: bool) -> TracedTensor:
-    leaf = placeholder(shape, dtype)
-    leaf._weak = weak
-    return leaf
-
-
-def _shape_dtype(array: np.ndarray) -> tuple[Any, Any]:
-    return array.shape, array.dtype
-
-
-def _input_array(leaf: Any) -> Any:
-    """An argument leaf as the program reads it: a numpy array of a tf8 dtype, or a lazy
-    array (dask) kept lazy, cast lazily to its tf8 dtype."""
-    if lazy_engine(leaf) is None:
-        return concrete_array(leaf)
-    dtype = dt.canonical_dtype(leaf.dtype)
-    return leaf if dtype == leaf.dtype else leaf.astype(dtype)
-
-
-def _leaf_kind(leaf: Any) -> Any:
-    """The cache-key part of a non-ndarray argument leaf (or _INLINE)."""
-    cls = type(leaf)
-    if cls in _SCALARS:
-        return cls
-    if isinstance(leaf, TracedTensor):
-        return (cls, leaf.shape, leaf.dtype) if leaf.is_concrete else _INLINE
-    if isinstance(leaf, (np.ndarray, np.generic)):
-        return (cls, leaf.shape, leaf.dtype)
-    if lazy_engine(leaf) is not None:  # never read through __array__: that would compute it
-        return (cls, tuple(leaf.shape), leaf.dtype)
-    foreign = foreign_array(leaf)  # another library's array: keyed by what it reads as
-    if foreign is not None:
-        return (cls, foreign.shape, foreign.dtype)
-    return None  # not an array: the caller reports where it was passed
-
-
-# JAX's jit options that tf8 accepts and what each does here (README: "differences from JAX").
-JAX_OPTIONS = {
-    # tf8's kernels never write into their inputs, so there is no buffer to hand over: the
-    # arguments stay valid after the call (JAX invalidates donated ones).
-    "donate_argnums": "accepted; no effect (inputs are never overwritten)",
-    "donate_argnames": "accepted; no effect (inputs are never overwritten)",
-    # tf8 drops the inputs the outputs do not use from the program; the call still takes them.
-    "keep_unused": "accepted; unused inputs are still pruned from the compiled program",
-    # a jitted function called inside another transform is always traced inline.
-    "inline": "accepted; nested jit calls are always inlined",
-}
-
-
-def _check_jax_options(options: dict[str, Any]) -> None:
-    unknown = sorted(set(options) - set(JAX_OPTIONS))
-    if unknown:
-        raise TracingError(
-            f"jit got unexpected keyword argument(s) {unknown} (tf8 accepts "
-            f"static_argnums, static_argnames, engine, {', '.join(sorted(JAX_OPTIONS))})"
-        )
-    for name in ("donate_argnums", "donate_argnames"):
-        value = options.get(name, ())
-        items = value if isinstance(value, (tuple, list)) else (value,)
-        kind = int if name == "donate_argnums" else str
-        if not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
-            raise TracingError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
-
-
 def jit(
     fun: Callable[..., Any] | None = None,
     *,
@@ -408,7 +364,8 @@ def jit(
     Arguments and results are pytrees of arrays; static arguments (hashable, by position or
     name) are Python values baked into the trace. Usable as `@jit` or `@jit(static_argnums=1)`.
     JAX's `donate_argnums`, `donate_argnames`, `keep_unused` and `inline` are accepted and
-    change nothing (see JAX_OPTIONS). `jit(f).lower(*args)` is the CompiledGraph it runs.
+    change nothing (see tf8.jit_arguments.JAX_OPTIONS). `jit(f).lower(*args)` is the
+    CompiledGraph it runs.
     `engine` (tf8's own keyword, where JAX has `backend=`/`device=`) names the engine the
     program runs on ("numpy", "numba", "dask"); None: `tf8.config.tf8_default_engine`. Ops the
     engine lacks run on the numpy engine (the Dask engine runs every op itself, or raises
@@ -417,7 +374,7 @@ def jit(
     type).
     """
     if fun is None:
-        _check_jax_options(jax_options)
+        check_jax_options(jax_options)
         return functools.partial(
             jit,
             static_argnums=static_argnums,

@@ -134,6 +134,8 @@ def _resolve(
     for s in names:
         if not isinstance(s, str):
             raise TracingError(f"static_argnames must be strings, got {s!r}")
+    if not nums and not names:  # nothing to check against the signature (most jits)
+        return frozenset(), frozenset()
     try:
         params = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):  # builtins without a signature: trust the caller

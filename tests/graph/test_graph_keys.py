@@ -273,3 +273,29 @@ def test_deleting_a_100_000_deep_chain_does_not_crash() -> None:
 @pytest.mark.skipif("TF8_SLOW_TESTS" not in os.environ, reason="slow: set TF8_SLOW_TESTS=1")
 def test_deleting_a_1_000_000_deep_chain_does_not_crash() -> None:
     run_deep_delete(1_000_000)
+
+
+def test_fingerprints_of_a_deep_chain_are_made_on_demand_without_recursion() -> None:
+    """An operation's fingerprint is made when first read, for every operation below it not
+    fingerprinted yet, iteratively: a 20 000-deep chain needs no recursion."""
+    (x,) = fresh_inputs("x")
+    key = x
+    chain = []
+    for _ in range(20_000):
+        operation = OperationKey.get(MUL, (key, x))
+        chain.append(operation)
+        key = operation.output(0)
+    assert chain[-1]._fingerprint is None and chain[0]._fingerprint is None
+    top = key.fingerprint
+    assert 0 <= top < 2**128 and chain[0]._fingerprint is not None
+    # each level's fingerprint differs from the ones below it; an output's is its operation's
+    assert len({op.fingerprint for op in chain[:100]}) == 100
+    assert top == chain[-1].fingerprint ^ keys_module._slot_mix(0)
+
+
+def test_keys_hash_by_identity() -> None:
+    x, y = fresh_inputs("x", "y")
+    operation = OperationKey.get(MUL, (x, y))
+    assert hash(operation) == object.__hash__(operation)
+    assert hash(operation.output(0)) == object.__hash__(operation.output(0))
+    assert {operation.output(0): 1}[OperationKey.get(MUL, (x, y)).output(0)] == 1

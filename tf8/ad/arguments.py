@@ -10,6 +10,7 @@ result stays a traced graph another transform can differentiate again.
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -22,11 +23,50 @@ from tf8.graph import PRIMARY, ValueKey, materialize_merge
 from tf8.lax.builders import zeros
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import LeafKey
-from tf8.traced import TracedTensor, evaluate_all, in_transform
+from tf8.traced import TracedTensor, _transform_depth, evaluate_all, in_transform
 
 from .walk import substitute
 
 _uids = itertools.count(1)
+
+
+class LeafAliases:
+    """Inside jit's trace: the fresh leaves transforms made for jit's own placeholders, each
+    read by jit's program as the placeholder it stands for (`targets`: fresh leaf key ->
+    placeholder key). A transform called directly in jit's trace then hands its result back
+    as it is, without rebuilding the graph on the placeholders (`Arguments.finish`).
+    jit enters it (`with LeafAliases(placeholders)`) inside its transform scope."""
+
+    __slots__ = ("depth", "placeholders", "targets", "_token")
+
+    def __init__(self, placeholders: Sequence[TracedTensor]) -> None:
+        self.depth = _transform_depth.get()
+        self.placeholders = frozenset(t.key for t in placeholders)
+        self.targets: dict[ValueKey, ValueKey] = {}
+
+    def __enter__(self) -> LeafAliases:
+        self._token = _aliases.set(self)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        _aliases.reset(self._token)
+
+    def take(self, arguments: Arguments) -> bool:
+        """Alias `arguments`' fresh leaves to their originals when the transform runs directly
+        in jit's trace (no other transform between) on jit's placeholders themselves."""
+        if _transform_depth.get() != self.depth:
+            return False
+        placeholders = self.placeholders
+        if not all(o._key in placeholders for o in arguments.originals):
+            return False
+        for leaf, original in zip(arguments.leaves, arguments.originals):
+            self.targets[leaf.key] = original.key
+        return True
+
+
+_aliases: contextvars.ContextVar[LeafAliases | None] = contextvars.ContextVar(
+    "tf8_leaf_aliases", default=None
+)
 
 
 def check_callable(fun: Any, what: str) -> None:
@@ -78,7 +118,9 @@ class Arguments:
     def finish(
         self, results: Sequence[TracedTensor | None], extra: dict | None = None
     ) -> list[Any]:
-        """Results as users get them: numpy at top level on concrete inputs, else traced."""
+        """Results as users get them: numpy at top level on concrete inputs, else traced: on
+        the original arguments, or (directly in jit's trace) on the fresh leaves jit's program
+        reads as its arguments (see LeafAliases)."""
         filled = [r for r in results]
         if extra:
             filled = substitute(filled, extra)
@@ -86,6 +128,9 @@ class Arguments:
         if not in_transform() and concrete:
             values = evaluate_all(filled)
             return [v[()] if v.ndim == 0 else v for v in values]
+        aliases = _aliases.get()
+        if aliases is not None and aliases.take(self):
+            return filled
         return substitute(filled, self.mapping(), same_values=True)
 
 

@@ -22,7 +22,7 @@ from .control import TRANSPOSE_RULES as CONTROL_TRANSPOSE_RULES
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES, linear_jvp
 from .transpose_rules import TRANSPOSE_RULES
-from .walk import GraphWalk, RuleTable, interpret
+from .walk import GraphWalk, RuleCache, RuleTable, interpret
 
 # Primitives' rules keyed by row name, extension families' by op class.
 JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **CONTROL_JVP_RULES})
@@ -46,14 +46,16 @@ def jvp_graph(
         p.key: t for p, t in zip(primals, tangents) if t is not None and dt.is_inexact(p.dtype)
     }
 
+    rules = RuleCache(JVP)
+
     def step(op_key: OperationKey, ts: list[Tangent]) -> list[Tangent]:
         op = op_key.op
         primal_out = [walk[k] for k in op_key.outputs]
-        outs = JVP(op)(op, [walk[k] for k in op_key.inputs], primal_out, ts)
+        outs = rules(op)(op, [walk[k] for k in op_key.inputs], primal_out, ts)
         return [
             None
             if t is None or not dt.is_inexact(out.dtype)
-            else (t if t.dtype == out.dtype else convert(t, out.dtype))
+            else (t if t.aval is out.aval or t.dtype == out.dtype else convert(t, out.dtype))
             for out, t in zip(primal_out, outs)
         ]
 
@@ -73,23 +75,26 @@ def transpose_graph(
     if not present:
         return [None] * len(linear_inputs)
     walk = GraphWalk([o for o, _ in present], [c for _, c in present if c is not None], values)
-    linear = walk.depends_on(t.key for t in linear_inputs)
+    linear, relevant = walk.downstream(t.key for t in linear_inputs)
     env: dict[ValueKey, Tangent] = {}
     for out, ct in present:
         if ct is not None and out.key in linear:
             env[out.key] = add_any(env.get(out.key), ct)
 
+    rules = RuleCache(TRANSPOSE)
+
     def step(op_key: OperationKey, cts: list[Tangent]) -> None:
         op = op_key.op
-        operands = [walk[k] for k in op_key.inputs]
-        mask = [k in linear for k in op_key.inputs]
-        ct_in = TRANSPOSE(op)(op, operands, mask, cts[0] if len(cts) == 1 else cts)
-        for key, is_linear, c in zip(op_key.inputs, mask, ct_in):
+        inputs = op_key.inputs
+        operands = [walk[k] for k in inputs]
+        mask = [k in linear for k in inputs]
+        ct_in = rules(op)(op, operands, mask, cts[0] if len(cts) == 1 else cts)
+        for key, is_linear, c in zip(inputs, mask, ct_in):
             if is_linear and c is not None:
-                env[key] = add_any(env.get(key), c)
+                old = env.get(key)
+                env[key] = c if old is None else add_any(old, c)
 
     with linear_scope(c.key for c in env.values() if c is not None):
-        relevant = [k for k in walk.operations if any(o in linear for o in k.outputs)]
         interpret(relevant, env, step, backward=True)
     result = []
     for leaf in linear_inputs:

@@ -27,8 +27,9 @@ Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 
 
 class GraphWalk:
-    """The graph behind `outputs`, with a TracedTensor for every value in it; a value known
-    (a bound leaf, or an op whose value `values` or the active value table holds) carries it."""
+    """The graph behind `outputs`, with a TracedTensor for every value in it (made when first
+    asked for: a walk reads only some); a value known (a bound leaf, or an op whose value
+    `values` or the active value table holds) carries it."""
 
     def __init__(
         self,
@@ -36,42 +37,79 @@ class GraphWalk:
         extra: Iterable[TracedTensor] = (),
         values: Mapping[ValueKey, Any] | None = None,
     ) -> None:
-        self.bindings = merge_bindings([*outputs, *extra])
-        if values is None:
-            values = _values.get() or {}
+        self.bindings = bindings = merge_bindings([*outputs, *extra])
+        self.values = (_values.get() or {}) if values is None else values
         flat = materialize_merge(None, [t.key for t in outputs])
         self.operations: list[OperationKey] = flat.operations
         self.inputs: list[ValueKey] = flat.inputs
-        tensors: dict[ValueKey, TracedTensor] = {}
-        bindings = self.bindings
-        for key in flat.inputs:
-            bound = bindings.get(key)
-            t = tensors[key] = TracedTensor(key, key.input_key.aval, bindings, bound is None)
-            if type(bound) is np.ndarray:
-                t._value = bound
+        # the values that depend on an unbound leaf (no value can be known for them)
+        unbound = {key for key in flat.inputs if bindings.get(key) is None}
         for op_key in flat.operations:
-            ins = [tensors[k] for k in op_key.inputs]
-            meta = op_key.meta
-            if meta is None:  # built through the raw graph API, not tf8.lax.core.apply
+            if op_key.meta is None:  # built through the raw graph API, not tf8.lax.core.apply
                 guards: list = []
-                meta = op_key.meta = (infer(op_key.op, [t.aval for t in ins], guards), guards)
-            unbound = any([t._unbound for t in ins])
-            for out_key, aval in zip(op_key.outputs, meta[0]):
-                t = tensors[out_key] = TracedTensor(out_key, aval, bindings, unbound)
-                if not unbound:
-                    t._value = known_value(values, out_key)
-        self.tensors = tensors
+                avals = [aval_of(k) for k in op_key.inputs]
+                op_key.meta = (infer(op_key.op, avals, guards), guards)
+            if unbound and any([k in unbound for k in op_key.inputs]):
+                unbound.update(op_key.outputs)
+        self._unbound = unbound
+        self._tensors: dict[ValueKey, TracedTensor] = {}
+        self._members: set[Any] | None = None
 
     def __getitem__(self, key: ValueKey) -> TracedTensor:
-        return self.tensors[key]
+        t = self._tensors.get(key)
+        if t is None:
+            if key not in self:
+                raise KeyError(key)
+            t = self._tensors[key] = self._tensor(key)
+        return t
+
+    def _tensor(self, key: ValueKey) -> TracedTensor:
+        unbound = key in self._unbound
+        t = TracedTensor(key, aval_of(key), self.bindings, unbound)
+        if key.is_input:
+            bound = self.bindings.get(key)
+            if type(bound) is np.ndarray:
+                t._value = bound
+        elif not unbound:
+            t._value = known_value(self.values, key)
+        return t
+
+    def __contains__(self, key: ValueKey) -> bool:
+        """Whether `key` is a value of the graph (a leaf it reads or an op's output)."""
+        members = self._members
+        if members is None:
+            members = self._members = {*self.inputs, *self.operations}
+        return (key if key.is_input else key.operation) in members
+
+    @property
+    def tensors(self) -> dict[ValueKey, TracedTensor]:
+        """A TracedTensor for every value of the graph, by key."""
+        for key in self.inputs:
+            self[key]
+        for op_key in self.operations:
+            for key in op_key.outputs:
+                self[key]
+        return self._tensors
 
     def depends_on(self, sources: Iterable[ValueKey]) -> set[ValueKey]:
         """Every value (key) of the graph that depends on one of `sources`."""
-        active = {k for k in sources if k in self.tensors}
+        return self.downstream(sources)[0]
+
+    def downstream(self, sources: Iterable[ValueKey]) -> tuple[set[ValueKey], list[OperationKey]]:
+        """Every value (key) of the graph that depends on one of `sources`, and the operations
+        with such an output, in order."""
+        active = {k for k in sources if k in self}
+        operations: list[OperationKey] = []
+        if not active:
+            return active, operations
+        producers = {k.operation for k in active if not k.is_input}  # sources made by ops
         for op_key in self.operations:
-            if any(k in active for k in op_key.inputs):
+            if any([k in active for k in op_key.inputs]):
                 active.update(op_key.outputs)
-        return active
+                operations.append(op_key)
+            elif producers and op_key in producers:
+                operations.append(op_key)
+        return active, operations
 
 
 def interpret(
@@ -87,15 +125,16 @@ def interpret(
     step's results become the env entries of its outputs. Backward (transposition): `values`
     are the entries of its outputs, popped, and the results are *added* to its inputs'
     entries by the step itself (accumulation is the transform's business)."""
+    pop, get = env.pop, env.get
     if backward:
         for op_key in reversed(operations):
-            values = [env.pop(k, None) for k in op_key.outputs]
-            if any(v is not None for v in values):
+            values = [pop(k, None) for k in op_key.outputs]
+            if any([v is not None for v in values]):  # (not count(None): values define ==)
                 step(op_key, values)
         return env
     for op_key in operations:
-        values = [env.get(k) for k in op_key.inputs]
-        if not any(v is not None for v in values):
+        values = [get(k) for k in op_key.inputs]
+        if not any([v is not None for v in values]):
             continue
         for key, out in zip(op_key.outputs, step(op_key, values)):
             if out is not None:
@@ -121,6 +160,7 @@ class RuleTable:
         self.missing = missing
 
     def __call__(self, op: Any) -> Callable:
+        """The rule for `op` (the missing-rule exception if it has none)."""
         rule = self.rules.get(definition(op).rule_key)
         if rule is None:
             rule = getattr(op, self.method, None)
@@ -135,6 +175,23 @@ class RuleTable:
 
     def __contains__(self, key: Hashable) -> bool:
         return key in self.rules
+
+
+class RuleCache:
+    """One walk's rules by op object: a graph repeats a few ops many times (the same `mul`),
+    so each is looked up in the table once per walk (the walk keeps its ops alive)."""
+
+    __slots__ = ("table", "found")
+
+    def __init__(self, table: RuleTable) -> None:
+        self.table = table
+        self.found: dict[int, Callable] = {}
+
+    def __call__(self, op: Any) -> Callable:
+        rule = self.found.get(id(op))
+        if rule is None:
+            rule = self.found[id(op)] = self.table(op)
+        return rule
 
 
 def substitute(

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, UnusedInput
-from tf8.graph import OperationKey, ValueKey, compile_program, materialize_merge
+from tf8.graph import OperationKey, OperationRole, ValueKey, compile_program, materialize_merge
 from tf8.lax.core import merge_bindings
 from tf8.ops.definition import infer
 from tf8.ops.leaves import Conflict, LeafKey
@@ -21,27 +21,29 @@ from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
 from tf8.traced import TracedTensor
 
 from .dot import Drawable, compiled_dot
-from .program import SemanticFingerprint, SemanticInstruction, SemanticProgram, format_program
+from .program import SemanticFingerprint, SemanticProgram, format_program, make_instruction
 from .prune import prune_outputs
 
 
 class CompiledGraph(Drawable):
     """An immutable compiled program, its default bindings and its input keys in order.
-    `pretty()` prints it; `to_dot()` / `draw()` picture it (tf8.compiler.dot)."""
+    `pretty()` prints it; `to_dot()` / `draw()` picture it (tf8.compiler.dot), with each
+    instruction's role (`roles`: linearized ops are drawn apart). It keeps no other key of the
+    graph it was compiled from, so that graph is freed once the tracing is done."""
 
-    __slots__ = ("program", "inputs", "bindings", "fingerprint", "output_keys")
+    __slots__ = ("program", "inputs", "bindings", "fingerprint", "roles")
 
     def __init__(
         self,
         program: SemanticProgram,
         inputs: tuple[ValueKey, ...],
         bindings: Mapping[ValueKey, np.ndarray],
-        output_keys: tuple[ValueKey, ...],
+        roles: tuple[OperationRole, ...],
     ) -> None:
         self.program = program
         self.inputs = inputs
         self.bindings = dict(bindings)
-        self.output_keys = output_keys
+        self.roles = roles
         self.fingerprint = SemanticFingerprint.of(program)
 
     @property
@@ -97,23 +99,38 @@ class GraphCompiler:
         return self._compile(_flatten_outputs(outputs), None)
 
     def compile_with_input_specs(
-        self, outputs: Sequence[TracedTensor] | TracedTensor, inputs: Sequence[TracedTensor]
+        self,
+        outputs: Sequence[TracedTensor] | TracedTensor,
+        inputs: Sequence[TracedTensor],
+        aliases: Mapping[ValueKey, ValueKey] | None = None,
+        drop_unused: bool = False,
     ) -> CompiledGraph:
-        """Compile with the input order given by `inputs`; unlisted placeholders are an error."""
-        return self._compile(_flatten_outputs([outputs]), list(inputs))
+        """Compile with the input order given by `inputs`; unlisted placeholders are an error.
+
+        `aliases` maps placeholder keys to keys of `inputs` whose value they take (jit's
+        arguments stand for the fresh leaves of the transforms it traced: tf8.ad.arguments).
+        An input the outputs do not read raises UnusedInput, or with `drop_unused` is left
+        out of the program (`CompiledGraph.inputs` says which are in)."""
+        return self._compile(_flatten_outputs([outputs]), list(inputs), aliases, drop_unused)
 
     def _compile(
-        self, outputs: list[TracedTensor], specs: list[TracedTensor] | None
+        self,
+        outputs: list[TracedTensor],
+        specs: list[TracedTensor] | None,
+        aliases: Mapping[ValueKey, ValueKey] | None = None,
+        drop_unused: bool = False,
     ) -> CompiledGraph:
         for t in outputs:
             if not isinstance(t, TracedTensor):
                 raise CompileError(f"compile takes TracedTensors, got {type(t).__name__}")
         bindings = merge_bindings(outputs)
         flat = materialize_merge(None, [t.key for t in outputs])
-        ssa = prune_outputs(compile_program(flat))
+        numbered = compile_program(flat)
+        ssa = prune_outputs(numbered)
         input_keys = list(ssa.input_keys)
+        aliases = {k: aliases[k] for k in input_keys if k in aliases} if aliases else {}
         if specs is not None:
-            input_keys = _order_by_specs(input_keys, specs, bindings)
+            input_keys = _order_by_specs(input_keys, specs, bindings, aliases, drop_unused)
         bound: dict[ValueKey, np.ndarray] = {}
         names: dict[str, ValueKey] = {}
         for key in input_keys:
@@ -133,8 +150,11 @@ class GraphCompiler:
                     )
             if value is not None:
                 bound[key] = value
-        program = _semantic_program(ssa, input_keys, bound, flat.operations)
-        return CompiledGraph(program, tuple(input_keys), bound, tuple(flat.outputs))
+        program = _semantic_program(
+            ssa, input_keys, bound, flat.operations, aliases, contiguous=ssa is numbered
+        )
+        roles = tuple([op_key.role for op_key in flat.operations])
+        return CompiledGraph(program, tuple(input_keys), bound, roles)
 
 
 def _flatten_outputs(outputs: Iterable[Any]) -> list[TracedTensor]:
@@ -150,10 +170,19 @@ def _flatten_outputs(outputs: Iterable[Any]) -> list[TracedTensor]:
 
 
 def _order_by_specs(
-    input_keys: list[ValueKey], specs: list[TracedTensor], bindings: Mapping[ValueKey, Any]
+    input_keys: list[ValueKey],
+    specs: list[TracedTensor],
+    bindings: Mapping[ValueKey, Any],
+    aliases: Mapping[ValueKey, ValueKey],
+    drop_unused: bool = False,
 ) -> list[ValueKey]:
-    spec_keys = [t.key for t in specs]
+    """The program's inputs: the specs in order (those read, with `drop_unused`), then the
+    bound leaves (aliased leaves are read from their targets, which must be specs)."""
     present = set(input_keys)
+    present.update(aliases.values())
+    if drop_unused:
+        specs = [t for t in specs if t.key in present]
+    spec_keys = [t.key for t in specs]
     seen: set[ValueKey] = set()
     for t in specs:
         if not t.key.is_input:
@@ -167,12 +196,12 @@ def _order_by_specs(
             )
     listed = set(spec_keys)
     for key in input_keys:
-        if key not in listed and key not in bindings:
+        if aliases.get(key, key) not in listed and key not in bindings:
             raise UnboundPlaceholder(
                 f"placeholder {_leaf(key).label()!r} ({_leaf(key).aval}) is neither bound nor "
                 "listed as an input"
             )
-    return spec_keys + [k for k in input_keys if k not in listed]
+    return spec_keys + [k for k in input_keys if k not in listed and k not in aliases]
 
 
 def _param_symbols(value: Any) -> frozenset[str]:
@@ -186,8 +215,15 @@ def _param_symbols(value: Any) -> frozenset[str]:
 def _check_symbols_bound(input_avals: Sequence[Aval], instructions: Sequence[Any]) -> None:
     """Every symbolic size an op's parameters use must come from some input's shape."""
     known = frozenset().union(*(dim_symbols(a.shape) for a in input_avals))
+    checked: set[int] = set()  # ids of the ops seen (one op object serves many instructions)
     for inst in instructions:
-        params = getattr(inst.op, "params", ())
+        op = inst.op
+        if id(op) in checked:
+            continue
+        checked.add(id(op))
+        params = getattr(op, "params", ())
+        if not params:
+            continue
         free = _param_symbols(tuple(v for _, v in params)) - known
         free = {name for name in free if not name.startswith("truncated")}
         if free:
@@ -202,40 +238,75 @@ def _semantic_program(
     input_keys: list[ValueKey],
     bound: Mapping[ValueKey, Any],
     operations: Sequence[OperationKey],
+    aliases: Mapping[ValueKey, ValueKey],
+    contiguous: bool,
 ) -> SemanticProgram:
-    """Renumber slots so inputs come first in `input_keys` order. Avals and guards are the ones
-    recorded when each op was traced (`operations`, one per instruction); only an op that
-    pruning replaced is inferred again."""
+    """Renumber slots so inputs come first in `input_keys` order (an aliased leaf reads its
+    target's slot); `contiguous`: no output was pruned, so when the inputs keep their order
+    the SSA numbering is kept as it is. Avals and guards are the ones recorded when each op
+    was traced (`operations`, one per instruction); only an op that pruning replaced is
+    inferred again."""
     position = {key: i for i, key in enumerate(input_keys)}
     renumber: dict[int, int] = {}
     for slot, key in zip(ssa.input_slots, ssa.input_keys):
-        renumber[slot] = position[key]
+        renumber[slot] = position[aliases.get(key, key)]
     next_slot = len(input_keys)
     avals: list[Aval] = [_leaf(k).aval for k in input_keys]
     guards: list[ShapeGuard] = []
     instructions = []
+    if contiguous and all(renumber[s] == s for s in ssa.input_slots) and next_slot == len(renumber):
+        # the SSA numbering already is the program's (inputs in order, no output pruned)
+        for inst, op_key in zip(ssa.instructions, operations):
+            meta = op_key.meta
+            if inst.op is op_key.op and meta is not None:
+                avals.extend(meta[0])
+                if meta[1]:
+                    guards.extend(meta[1])
+            else:
+                avals.extend(infer(inst.op, [avals[s] for s in inst.inputs], guards))
+            instructions.append(make_instruction(inst.op, inst.inputs, inst.outputs))
+        renumber = {s: s for s in ssa.output_slots}
+        return _finish_program(avals, input_keys, bound, instructions, renumber, ssa, guards)
     for inst, op_key in zip(ssa.instructions, operations):
-        ins = tuple(renumber[s] for s in inst.inputs)
-        outs = []
+        ins = tuple([renumber[s] for s in inst.inputs])
         meta = op_key.meta
         if inst.op is op_key.op and meta is not None:
             out_avals = meta[0]
-            guards.extend(meta[1])
+            if meta[1]:
+                guards.extend(meta[1])
         else:
             out_avals = infer(inst.op, [avals[s] for s in ins], guards)
-        for slot, aval in zip(inst.outputs, out_avals):
-            renumber[slot] = next_slot
-            outs.append(next_slot)
-            avals.append(aval)
+        if len(inst.outputs) == 1:  # the common case, without the loop
+            renumber[inst.outputs[0]] = next_slot
+            outs: tuple[int, ...] = (next_slot,)
+            avals.append(out_avals[0])
             next_slot += 1
-        instructions.append(SemanticInstruction(inst.op, ins, tuple(outs)))
+        else:
+            outs = tuple(range(next_slot, next_slot + len(inst.outputs)))
+            for slot, new_slot, aval in zip(inst.outputs, outs, out_avals):
+                renumber[slot] = new_slot
+                avals.append(aval)
+            next_slot += len(outs)
+        instructions.append(make_instruction(inst.op, ins, outs))
+    return _finish_program(avals, input_keys, bound, instructions, renumber, ssa, guards)
+
+
+def _finish_program(
+    avals: list[Aval],
+    input_keys: list[ValueKey],
+    bound: Mapping[ValueKey, Any],
+    instructions: list[Any],
+    renumber: Mapping[int, int],
+    ssa: Any,
+    guards: list[ShapeGuard],
+) -> SemanticProgram:
+    """The SemanticProgram of renumbered `instructions` (`renumber`: SSA slot -> slot)."""
     _check_symbols_bound(avals[: len(input_keys)], instructions)
-    unique_guards = tuple(dict.fromkeys(guards))
     return SemanticProgram(
         input_avals=tuple(avals[: len(input_keys)]),
         input_bound=tuple(k in bound for k in input_keys),
         instructions=tuple(instructions),
         slot_avals=tuple(avals),
         output_slots=tuple(renumber[s] for s in ssa.output_slots),
-        guards=unique_guards,
+        guards=tuple(dict.fromkeys(guards)),
     )

@@ -255,11 +255,10 @@ def program_dot(
 
 
 def compiled_dot(compiled: Any) -> str:
-    """DOT of a CompiledGraph; roles come from the graph's operation keys, which the
-    compiler's instructions follow one to one."""
+    """DOT of a CompiledGraph; roles are the graph's operations', which the compiler's
+    instructions follow one to one."""
     program = compiled.program
-    operations = materialize_merge(None, list(compiled.output_keys)).operations
-    roles = [op_key.role for op_key in operations]
+    roles = list(compiled.roles)
     if len(roles) != len(program.instructions):
         roles = [PRIMARY] * len(program.instructions)
     steps = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,22 @@ class SemanticInstruction:
     @property
     def name(self) -> str:
         return self.op.name
+
+
+_new = object.__new__
+_set_op = SemanticInstruction.op.__set__  # type: ignore[attr-defined]
+_set_inputs = SemanticInstruction.inputs.__set__  # type: ignore[attr-defined]
+_set_outputs = SemanticInstruction.outputs.__set__  # type: ignore[attr-defined]
+
+
+def make_instruction(op: Any, inputs: tuple[int, ...], outputs: tuple[int, ...]) -> Any:
+    """`SemanticInstruction(op, inputs, outputs)` at half the cost (the frozen dataclass's
+    own __init__ goes through object.__setattr__ per field; compilers make one per op)."""
+    instruction = _new(SemanticInstruction)
+    _set_op(instruction, op)
+    _set_inputs(instruction, inputs)
+    _set_outputs(instruction, outputs)
+    return instruction
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,12 +81,26 @@ class SemanticFingerprint:
         parts: list[str] = []
         for aval, bound in zip(program.input_avals, program.input_bound):
             parts.append(f"in {aval.dtype} {','.join(dim_key(d) for d in aval.shape)} {int(bound)}")
+        # Each distinct op's key once (one op object serves many instructions), in order of
+        # first use; each instruction as integers: op number, inputs and outputs (each count
+        # first), packed in one array (formatting them as text cost more than the rest).
+        numbers: dict[int, int] = {}  # id(op) -> its number
+        op_keys: list[str] = []
+        flat: list[int] = []
+        extend = flat.extend
         for inst in program.instructions:
-            parts.append(f"op {inst.op.key()} {inst.inputs} {inst.outputs}")
+            op = inst.op
+            number = numbers.get(id(op))
+            if number is None:
+                number = numbers[id(op)] = len(op_keys)
+                op_keys.append(op.key())
+            ins, outs = inst.inputs, inst.outputs
+            extend((number, len(ins), *ins, len(outs), *outs))
+        parts.append(f"ops {op_keys!r}")  # repr: no raw NUL, which ends the text part below
         parts.append(f"out {program.output_slots}")
         for guard in program.guards:
             parts.append(f"guard {dim_key(guard.lhs)}={dim_key(guard.rhs)}")
-        text = "\n".join(parts).encode()
+        text = "\n".join(parts).encode("unicode_escape") + b"\0" + array("q", flat).tobytes()
         return cls(keys.digest128(text).to_bytes(16, "little"), text)
 
     def __bytes__(self) -> bytes:

@@ -14,6 +14,10 @@ from tf8.ops.definition import definition
 
 def prune_outputs(program: Any) -> Any:
     """Replace extension ops with some dead outputs by their pruned forms (SSA stays valid)."""
+    # The program is materialised from its outputs, so a single-output op's output is read:
+    # only ops with several outputs can have a dead one.
+    if all(len(inst.outputs) < 2 for inst in program.instructions):
+        return program
     read: set[int] = set(program.output_slots)
     for inst in program.instructions:
         read.update(inst.inputs)

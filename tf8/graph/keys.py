@@ -2,9 +2,11 @@
 
 A `ValueKey` says *how* a value is obtained: an input, or output slot k of an
 `OperationKey` (an operation applied to input keys, with a role). Keys are interned in weak
-tables, so structurally equal keys are the same object: equality is identity (O(1), never
-recursive) and hashing returns a cached 128-bit fingerprint (blake2b over the op's and role's
-hashes and the inputs' fingerprints; an output's is its operation's mixed with the slot).
+tables, so structurally equal keys are the same object: equality and hashing are identity's
+(O(1), never recursive). Each key has a 128-bit fingerprint (blake2b over the op's and role's
+hashes and the inputs' fingerprints; an output's is its operation's mixed with the slot): an
+input's is made with the key, an operation's on first use (tracing makes many keys and
+fingerprints few), so making an operation key costs no digest.
 The intern tables compare structure (op ==, role ==, inputs by identity), so a fingerprint
 collision can never merge two different values. Output keys hold their operation strongly
 and the operation holds its outputs weakly: no reference cycles, so dropping a graph frees
@@ -57,9 +59,6 @@ def _slot_mix(slot: int) -> int:
     return ((slot + 1) * _SLOT_MIX) & _MASK128
 
 
-_SLOT_MIXES = tuple(_slot_mix(slot) for slot in range(16))
-
-
 def _output_fingerprint(operation_fingerprint: int, slot: int) -> int:
     """Fingerprint of output `slot` of an operation: derived, so it is never stored."""
     return operation_fingerprint ^ _slot_mix(slot)
@@ -77,13 +76,12 @@ class ValueKey:
     Create with `ValueKey.input(input_key)` or `OperationKey.output(slot)`; never directly.
     """
 
-    __slots__ = ("_input_key", "_operation", "_output_slot", "_fingerprint", "_hash", "__weakref__")
+    __slots__ = ("_input_key", "_operation", "_output_slot", "_fingerprint", "__weakref__")
 
     _input_key: Hashable
     _operation: OperationKey | None
     _output_slot: int
     _fingerprint: int | None  # None for outputs: derived from the operation's on demand
-    _hash: int
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         raise TypeError("ValueKey cannot be subclassed: the engine relies on its exact type")
@@ -111,7 +109,6 @@ class ValueKey:
         key._output_slot = 0
         fingerprint = digest128(_pack_header(b"i", hash(type(input_key)), hash(input_key)))
         key._fingerprint = fingerprint
-        key._hash = fingerprint >> 65
         return _intern(_input_table, structure, key, _forget_input)
 
     @property
@@ -142,12 +139,10 @@ class ValueKey:
             return fingerprint
         operation = self._operation
         assert operation is not None  # only outputs leave the fingerprint to their operation
-        return _output_fingerprint(operation._fingerprint, self._output_slot)
+        return _output_fingerprint(operation.fingerprint, self._output_slot)
 
-    def __hash__(self) -> int:
-        return self._hash
-
-    # Equality is object identity (inherited): interning makes it structural equality.
+    # Equality and hashing are object identity's (inherited, in C: the cheapest there is):
+    # interning makes identity structural equality.
 
     def __copy__(self) -> ValueKey:
         return self
@@ -164,7 +159,7 @@ class ValueKey:
             return f"ValueKey(input {_short_repr.repr(self._input_key)})"
         return (
             f"ValueKey({operation_name(operation._structure[0])}"
-            f"#{operation._fingerprint & 0xFFFFFFFF:08x}:{self._output_slot})"
+            f"#{operation.fingerprint & 0xFFFFFFFF:08x}:{self._output_slot})"
         )
 
 
@@ -177,7 +172,6 @@ class OperationKey:
     __slots__ = (
         "_structure",
         "_fingerprint",
-        "_hash",
         "_output_count",
         "_output0",
         "_later_outputs",
@@ -186,8 +180,7 @@ class OperationKey:
     )
 
     _structure: tuple[Any, ...]  # (op, role, *inputs): also this key's intern-table entry
-    _fingerprint: int
-    _hash: int
+    _fingerprint: int | None  # None until first asked for (see `fingerprint`)
     _output_count: int
     # Weak references to the output keys, created on demand: slot 0 apart (the common
     # single-output case needs no list), slots 1.. in a list (None if output_count < 2).
@@ -238,8 +231,9 @@ class OperationKey:
 
     @property
     def fingerprint(self) -> int:
-        """Cached 128-bit structural fingerprint (stable within a process)."""
-        return self._fingerprint
+        """128-bit structural fingerprint (stable within a process), made on first use."""
+        fingerprint = self._fingerprint
+        return _fingerprint_operations(self) if fingerprint is None else fingerprint
 
     @property
     def output_count(self) -> int:
@@ -281,15 +275,10 @@ class OperationKey:
             key._output_slot = slot
             key._fingerprint = None
             if slot == 0:
-                key._hash = self._hash  # shares the int: one object fewer per operation
                 self._output0 = weakref.ref(key)
             else:
-                key._hash = self._hash ^ slot
                 self._later_outputs[slot - 1] = weakref.ref(key)  # type: ignore[index]
             return key
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __copy__(self) -> OperationKey:
         return self
@@ -305,12 +294,12 @@ class OperationKey:
         suffix = "" if role is PRIMARY else f", {role!r}"
         return (
             f"OperationKey({operation_name(self._structure[0])}"
-            f"#{self._fingerprint & 0xFFFFFFFF:08x}{suffix})"
+            f"#{self.fingerprint & 0xFFFFFFFF:08x}{suffix})"
         )
 
 
 def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
-    """Validate a new (op, role, *inputs) structure, fingerprint it and intern its key."""
+    """Validate a new (op, role, *inputs) structure and intern its key."""
     op = structure[0]
     role = structure[1]
     input_total = len(structure) - 2
@@ -330,35 +319,50 @@ def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
         _check_counts(op, input_count, output_count)
     if input_total != input_count:
         raise ArityError(f"{operation_name(op)} takes {input_count} inputs, got {input_total}")
-    parts = [b""]
-    append = parts.append
     for value in structure[2:]:
         if type(value) is not ValueKey:
             raise _not_a_key(op, structure)
-        fingerprint = value._fingerprint
-        if fingerprint is None:  # an output: derived from its operation's (inlined, hot)
-            slot = value._output_slot
-            mix = _SLOT_MIXES[slot] if slot < len(_SLOT_MIXES) else _slot_mix(slot)
-            fingerprint = value._operation._fingerprint ^ mix  # type: ignore[union-attr]
-        append(fingerprint.to_bytes(16, "little"))
     if not isinstance(role, OperationRole):
         raise GraphError(
             f"role of {operation_name(op)} must be an OperationRole, got {_short_repr.repr(role)}"
         )
-    try:
-        parts[0] = _pack_header(b"o", hash(op), hash(role))
-    except TypeError:
-        raise GraphError(f"operation {operation_name(op)} is not hashable") from None
-    fingerprint = digest128(b"".join(parts))
     key = object.__new__(OperationKey)
     key._structure = structure
-    key._fingerprint = fingerprint
-    key._hash = fingerprint >> 65
+    key._fingerprint = None
     key._output_count = output_count
     key._output0 = None
     key._later_outputs = [None] * (output_count - 1) if output_count > 1 else None
     key.meta = None
-    return _intern(_operation_table, structure, key, _forget_operation)
+    try:
+        return _intern(_operation_table, structure, key, _forget_operation)
+    except TypeError:  # the structure's hash failed: the inputs and the role hash, the op not
+        raise GraphError(f"operation {operation_name(op)} is not hashable") from None
+
+
+def _fingerprint_operations(key: OperationKey) -> int:
+    """Fingerprint `key` and every operation below it not fingerprinted yet (iteratively:
+    a chain of thousands of operations is no recursion)."""
+    stack = [key]
+    while stack:
+        current = stack[-1]
+        if current._fingerprint is not None:
+            stack.pop()
+            continue
+        structure = current._structure
+        waiting = [
+            value._operation
+            for value in structure[2:]
+            if value._operation is not None and value._operation._fingerprint is None
+        ]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        stack.pop()
+        parts = [_pack_header(b"o", hash(structure[0]), hash(structure[1]))]
+        for value in structure[2:]:
+            parts.append(value.fingerprint.to_bytes(16, "little"))
+        current._fingerprint = digest128(b"".join(parts))
+    return key._fingerprint  # type: ignore[return-value]
 
 
 def _not_a_key(op: Any, structure: tuple[Any, ...]) -> GraphError:

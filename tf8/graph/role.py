@@ -6,7 +6,7 @@ role enters the operation key: the two are never merged by structural deduplicat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from tf8.errors import GraphError
@@ -42,9 +42,12 @@ PRIMARY: Final[OperationRole] = _Primary()
 
 @dataclass(frozen=True, slots=True)
 class Linearized(OperationRole):
-    """Role of an operation emitted by linearisation; `active_mask[i]` marks tangent inputs."""
+    """Role of an operation emitted by linearisation; `active_mask[i]` marks tangent inputs.
+
+    Its hash is computed once: every new operation key of a linear graph hashes its role."""
 
     active_mask: tuple[bool, ...]
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         mask = self.active_mask
@@ -54,3 +57,7 @@ class Linearized(OperationRole):
                     f"Linearized.active_mask must be a sequence of bools, got {mask!r}"
                 )
             object.__setattr__(self, "active_mask", tuple(mask))
+        object.__setattr__(self, "_hash", hash((Linearized, self.active_mask)))
+
+    def __hash__(self) -> int:
+        return self._hash

@@ -13,6 +13,7 @@ engine alone, and the guests compile when the program runs again.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -39,7 +40,13 @@ def lean_function(program: ExecProgram, engine: Engine) -> RunFn:
 
     Returns `run(values, ops)` like the generated code: `ops` are the instructions' ops
     (specialised for symbolic sizes by the caller)."""
-    kernels = [engine.kernel(inst.op) for inst in program.instructions]
+    found: dict[int, Any] = {}  # id(op) -> kernel: a program repeats a few ops many times
+    kernels = []
+    for inst in program.instructions:
+        kernel = found.get(id(inst.op))
+        if kernel is None:
+            kernel = found[id(inst.op)] = engine.kernel(inst.op)
+        kernels.append(kernel)
     last_read: dict[int, int] = {}
     for position, inst in enumerate(program.instructions):
         for s in inst.inputs:
@@ -100,7 +107,9 @@ class PreparedProgram:
         self.input_avals = lean.input_avals
         self.guards = lean.guards
         # Sizes only known while running (dynamic_truncate): interpreted, never generated.
-        self.run_time_symbols = run_time_symbols(lean)
+        shapes = {aval.shape for aval in lean.slot_avals}  # few distinct ones
+        symbolic = any(type(d) is not int for shape in shapes for d in shape)
+        self.run_time_symbols = run_time_symbols(lean) if symbolic else frozenset()
         self.lean = True
         self.lean_runs = 0
         self._optimised: tuple[ExecProgram, list[PassStats], list[Any], list[Any]] | None = None
@@ -112,7 +121,7 @@ class PreparedProgram:
             return
         if optimise_now:
             self.optimise()
-        elif optimise_now is None and _elements_written(lean) >= OPTIMISE_AT_ELEMENTS:
+        elif optimise_now is None and _elements_written(lean, symbolic) >= OPTIMISE_AT_ELEMENTS:
             # large arrays repay the host's optimised code at once; guest engines compile
             # only when the program runs again (never on a first run)
             self.optimise(guests=not self.guests)
@@ -201,7 +210,8 @@ class Tier:
     def __init__(self, run_fn: RunFn, ops: list[Any]) -> None:
         self.run_fn = run_fn
         self.ops = ops
-        self.symbolic = any(has_symbolic(op.params) for op in ops)
+        distinct = {id(op): op for op in ops}.values()  # a program repeats a few ops
+        self.symbolic = any(has_symbolic(op.params) for op in distinct)
         self._specialized: dict[tuple, list[Any]] = {}
 
     def ops_for(self, env: Mapping[str, int], specialize: Callable[..., Any]) -> list[Any]:
@@ -215,14 +225,18 @@ class Tier:
         return ops
 
 
-def _elements_written(program: ExecProgram) -> int:
+def _elements_written(program: ExecProgram, symbolic: bool) -> int:
+    """The elements all instructions write together (0 when a size is symbolic: unknown
+    until it runs)."""
+    if symbolic:
+        return 0
+    sizes: dict[tuple, int] = {}
     total = 0
     for inst in program.instructions:
         for s in inst.outputs:
-            size = 1
-            for d in program.slot_avals[s].shape:
-                if not isinstance(d, int):
-                    return 0  # symbolic: sizes unknown until it runs
-                size *= d
+            shape = program.slot_avals[s].shape
+            size = sizes.get(shape)
+            if size is None:
+                size = sizes[shape] = math.prod(shape)
             total += size
     return total

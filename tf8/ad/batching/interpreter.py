@@ -74,7 +74,7 @@ def batch_graph(
     axis None. `values` holds the values computed while tracing (rules read them)."""
     walk = GraphWalk(outputs, values=values)
     env: dict[ValueKey, Any] = {
-        leaf.key: (b, d) for leaf, b, d in zip(leaves, batched, dims) if leaf.key in walk.tensors
+        leaf.key: (b, d) for leaf, b, d in zip(leaves, batched, dims) if leaf.key in walk
     }
 
     def step(op_key: OperationKey, entries: list[Batched | None]) -> list[Batched]:

@@ -1,0 +1,85 @@
+"""How jit reads its arguments: the cache-key part of each leaf, the array a placeholder
+stands for, the placeholders themselves, and the JAX jit options tf8 accepts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from tf8.errors import TracingError
+from tf8.ops import dtypes as dt
+from tf8.ops.leaves import concrete_array, foreign_array
+from tf8.runtime.engines import lazy_engine
+from tf8.traced import TracedTensor, placeholder
+
+SCALARS = (bool, int, float, complex)
+INLINE = object()  # leaf signature meaning "do not compile, call the function directly"
+
+
+def make_placeholder(shape: Any, dtype: Any, weak: bool) -> TracedTensor:
+    """A placeholder of this shape and dtype, weakly typed when it stands for a Python
+    scalar (as in JAX: jit(f)(float32_array, 2.0) stays float32)."""
+    leaf = placeholder(shape, dtype)
+    leaf._weak = weak
+    return leaf
+
+
+def shape_dtype(array: np.ndarray) -> tuple[Any, Any]:
+    """(shape, dtype) of an argument array."""
+    return array.shape, array.dtype
+
+
+def input_array(leaf: Any) -> Any:
+    """An argument leaf as the program reads it: a numpy array of a tf8 dtype, or a lazy
+    array (dask) kept lazy, cast lazily to its tf8 dtype."""
+    if lazy_engine(leaf) is None:
+        return concrete_array(leaf)
+    dtype = dt.canonical_dtype(leaf.dtype)
+    return leaf if dtype == leaf.dtype else leaf.astype(dtype)
+
+
+def leaf_kind(leaf: Any) -> Any:
+    """The cache-key part of a non-ndarray argument leaf (or INLINE)."""
+    cls = type(leaf)
+    if cls in SCALARS:
+        return cls
+    if isinstance(leaf, TracedTensor):
+        return (cls, leaf.shape, leaf.dtype) if leaf.is_concrete else INLINE
+    if isinstance(leaf, (np.ndarray, np.generic)):
+        return (cls, leaf.shape, leaf.dtype)
+    if lazy_engine(leaf) is not None:  # never read through __array__: that would compute it
+        return (cls, tuple(leaf.shape), leaf.dtype)
+    foreign = foreign_array(leaf)  # another library's array: keyed by what it reads as
+    if foreign is not None:
+        return (cls, foreign.shape, foreign.dtype)
+    return None  # not an array: the caller reports where it was passed
+
+
+# JAX's jit options that tf8 accepts and what each does here (README: "differences from JAX").
+JAX_OPTIONS = {
+    # tf8's kernels never write into their inputs, so there is no buffer to hand over: the
+    # arguments stay valid after the call (JAX invalidates donated ones).
+    "donate_argnums": "accepted; no effect (inputs are never overwritten)",
+    "donate_argnames": "accepted; no effect (inputs are never overwritten)",
+    # tf8 drops the inputs the outputs do not use from the program; the call still takes them.
+    "keep_unused": "accepted; unused inputs are still pruned from the compiled program",
+    # a jitted function called inside another transform is always traced inline.
+    "inline": "accepted; nested jit calls are always inlined",
+}
+
+
+def check_jax_options(options: dict[str, Any]) -> None:
+    """TracingError for an option jit does not take, or a donate_* value of the wrong kind."""
+    unknown = sorted(set(options) - set(JAX_OPTIONS))
+    if unknown:
+        raise TracingError(
+            f"jit got unexpected keyword argument(s) {unknown} (tf8 accepts "
+            f"static_argnums, static_argnames, engine, {', '.join(sorted(JAX_OPTIONS))})"
+        )
+    for name in ("donate_argnums", "donate_argnames"):
+        value = options.get(name, ())
+        items = value if isinstance(value, (tuple, list)) else (value,)
+        kind = int if name == "donate_argnums" else str
+        if not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
+            raise TracingError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
