@@ -163,6 +163,14 @@ class Source:
         wrapper.append(f"    return ({''.join(r + ', ' for r in returned)})")
         return header + "\n\n\n".join("\n".join(p) for p in [*parts, wrapper]) + "\n"
 
+    def description(self) -> str:
+        shapes = sorted({loop.shape for loop in self.loops if loop.shape is not None})
+        reductions = sum(_is_reduction(inst) for inst in self.instructions)
+        return (
+            f"{sum(loop.shape is not None for loop in self.loops)} loop(s) over "
+            f"{', '.join(map(str, shapes)) or 'scalars'}, {reductions} reduction(s)"
+        )
+
     def _name(self, s: int) -> str:
         """A value's name between functions: an input's parameter, else v<s> or t<s>."""
         if s in self.inputs:
