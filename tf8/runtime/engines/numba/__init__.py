@@ -26,6 +26,7 @@ from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.runtime.engines.base import Engine, GuestRegion
 
+from . import cache
 from .codegen import TOLERANCE, Source
 from .indexing import INDEXED, VIEWS, loop_code
 from .nests import NestSource, view_shapes
@@ -122,8 +123,6 @@ class NumbaEngine(Engine):
     def region_code(
         self, program: Any, indices: Sequence[int], escapes: Sequence[int]
     ) -> GuestRegion:
-        from . import cache
-
         if all(_flat(program.instructions[i], program) for i in indices):
             source: Source | NestSource = Source(program, indices, escapes)
         else:

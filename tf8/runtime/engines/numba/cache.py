@@ -74,11 +74,13 @@ def purge(path: Path) -> None:
 
 
 def _dispatchers(module: ModuleType) -> list[Any]:
-    """The module's own compiled functions (not the lanes.py ones it imports)."""
+    """The module's own caching functions (not the lanes.py folds it holds: those are
+    compiled into the functions calling them)."""
     return [
         f
         for f in vars(module).values()
         if hasattr(f, "stats")
+        and f.stats.cache_path is not None
         and getattr(f, "py_func", None) is not None
         and f.py_func.__module__ == module.__name__
     ]

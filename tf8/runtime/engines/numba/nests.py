@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .codegen import DECORATOR, HEADER, _dtype
+from .codegen import DECORATOR, _dtype, header
 from .indexing import INDEXED, LOOPS, VIEWS, Index, loop_code, reads_per_element
 from .scalar import SCALAR
 
@@ -217,7 +217,7 @@ class NestSource:
         code.append(f"return ({''.join(r + ', ' for r in returned)})")
         params = ", ".join(f"a{j}" for j in range(len(self.inputs)))
         lines = [DECORATOR, f"def run({params}):", *("    " + line for line in code)]
-        return HEADER + "\n".join(lines) + "\n"
+        return header(set()) + "\n".join(lines) + "\n"
 
     def description(self) -> str:
         sizes = sorted({shape for shape in self.nests if shape})
