@@ -27,6 +27,7 @@ from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.runtime.engines.base import Engine, GuestRegion
 
 from . import cache
+from .adaptive import Faster
 from .codegen import TOLERANCE, Source
 from .indexing import INDEXED, VIEWS, loop_code
 from .nests import NestSource, view_shapes
@@ -128,7 +129,10 @@ class NumbaEngine(Engine):
         else:
             source = NestSource(program, indices, escapes)
         text = source.build()
-        function, path, loaded = cache.load(text, self._warm(program, source.inputs))
+        module, path, loaded = cache.load(text, self._warm(program, source.inputs))
+        function = module.run
+        if hasattr(module, "run_parallel"):  # a large loop: on one thread or on all
+            function = Faster(module.run, module.run_parallel)
         description = (
             f"numba: instructions {indices[0]}..{indices[-1]} → one function, "
             f"{source.description()}; "
