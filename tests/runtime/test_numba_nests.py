@@ -100,3 +100,32 @@ def test_reductions_along_axes_propagate_nan_and_only_small_contractions_are_loo
     assert np.isnan(got[0][2]) and not np.isnan(got[0][[0, 1, 3]]).any()
     for value, reference in zip(got, expected):
         np.testing.assert_allclose(value, reference, rtol=TOLERANCE["float64"])
+
+
+def test_nested_maximum_and_clamp_of_expressions_stay_linear_in_source_size(monkeypatch):
+    """Their scalar code repeats operands: an expression operand is computed into a name
+    first, or eight nested maximums and clamps would repeat the innermost expression 27**4
+    times (checked before compiling, so a regression fails fast)."""
+    from tf8.runtime.engines.numba import cache
+
+    load = cache.load
+
+    def bounded(source, warm):
+        assert len(source) < 20_000, f"{len(source)} characters of generated source"
+        return load(source, warm)
+
+    monkeypatch.setattr(cache, "load", bounded)
+
+    def f(x, y):
+        acc = x
+        for _ in range(4):
+            acc = tnp.maximum(acc * 1.1 - y[:, None], -1.0)
+            acc = lax.clamp(-2.0, acc * 0.5 + 0.1, 2.0)
+        return acc
+
+    x = np.random.default_rng(4).standard_normal((5, 7))
+    y = np.random.default_rng(5).standard_normal(5)
+    got, expected, prepared = _compiled(f, x, y)
+    (region,) = prepared.prepared.guest_regions
+    assert "loop nest(s)" in region.description, region.description
+    np.testing.assert_allclose(got, expected, rtol=TOLERANCE["float64"])

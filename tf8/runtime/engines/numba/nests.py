@@ -22,9 +22,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tf8.ops.definition import infer
+from tf8.ops.primitive import Aval
+
 from .codegen import DECORATOR, _dtype, header
 from .indexing import INDEXED, LOOPS, VIEWS, Index, loop_code, reads_per_element
-from .scalar import SCALAR
+from .scalar import REPEATS, SCALAR
 
 
 class _Split(Exception):
@@ -33,9 +36,6 @@ class _Split(Exception):
 
 def view_shapes(program: Any, slot: int, views: Sequence[Any]) -> list[tuple[int, ...]]:
     """The shapes along a chain of views applied to `slot`: the slot's, then each view's."""
-    from tf8.ops.definition import infer
-    from tf8.ops.primitive import Aval
-
     aval = program.slot_avals[slot]
     shapes = [tuple(aval.shape)]
     for view in views:
@@ -90,6 +90,8 @@ class NestSource:
             shapes = self._operand_shapes(inst)
             for p, operand in enumerate(inst.inputs):
                 per = reads_per_element(inst.op, shapes, self.shape(s), p)
+                if name in REPEATS:
+                    per *= 2.0
                 chain = inst.views_of(p)
                 along = view_shapes(self.program, operand, chain)
                 for k, view in enumerate(chain):
