@@ -14,7 +14,7 @@ from collections.abc import Callable
 from time import perf_counter
 from typing import Any
 
-SMOOTHING = 0.3  # weight of the newest time in a variant's running average
+SMOOTHING = 0.3  # weight of a slower newest time in a variant's running average
 RETRY = 4  # calls between tries of the other variant, times (its time / the best's)²
 RETRY_MAX = 1024
 
@@ -45,7 +45,9 @@ class Faster:
         result = self.variants[k](*args)
         elapsed = perf_counter() - start
         old = self.times[k]
-        self.times[k] = elapsed if not old else old + SMOOTHING * (elapsed - old)
+        # noise only adds time (a descheduled thread, a cold cache): a faster call counts
+        # at once, a slower one moves the average by SMOOTHING
+        self.times[k] = elapsed if not old or elapsed < old else old + SMOOTHING * (elapsed - old)
         self.calls[k] += 1
         if self.times[k] < self.times[1 - k] or not self.times[1 - k]:
             self.best = k
