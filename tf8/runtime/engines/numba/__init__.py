@@ -1,12 +1,15 @@
-"""The numba engine: fused elementwise regions and reductions as compiled loops.
+"""The numba engine: fused regions as compiled loops.
 
-Its kernel table (scalar.py) holds elementwise primitives as scalar code and reductions as
-accumulators; it takes an instruction when every operand and result is a real float (bool
-for a comparison's result and a select's predicate), shapes are concrete and non-empty, a
-reduction reduces every axis, and an operand is read either as it is or as a broadcast 0-d
-value. Everything else falls back to the numpy engine. Each run of consecutive instructions
-placed here compiles to one `@njit` function (codegen.py), cached on disk (cache.py);
-kernel ops (random.py: the Threefry-2x32 hash) run as compiled kernels between them.
+Its kernel table holds elementwise primitives as scalar code (scalar.py), structural ops
+(broadcast_in_dim, slice, pad, concatenate, reverse, transpose, reshape, iota) as index
+arithmetic, and reductions and small dot_generals as loops (indexing.py); it takes an
+instruction when every operand and result is a real float (bool for a comparison's result
+and a select's predicate) and shapes are concrete and non-empty; an operand may be read
+through folded views. Everything else falls back to the numpy engine. Each run of
+consecutive instructions placed here compiles to one `@njit` function, cached on disk
+(cache.py): flat loops over elementwise ops with full reductions (codegen.py), loop nests
+over multi-indices for the rest (nests.py); kernel ops (random.py: the Threefry-2x32
+hash) run as compiled kernels between them.
 
 numba is imported only when this engine first compiles — in the optimised tier, never on
 a program's first run — so selecting it costs nothing until a program runs again.
@@ -14,6 +17,7 @@ a program's first run — so selecting it costs nothing until a program runs aga
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,8 +27,12 @@ from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.runtime.engines.base import Engine, GuestRegion
 
+from . import cache
 from . import random as kernel_ops
+from .adaptive import Faster
 from .codegen import TOLERANCE, Source
+from .indexing import INDEXED, VIEWS, loop_code
+from .nests import NestSource, view_shapes
 from .scalar import BOOL_OPERANDS, BOOL_RESULT, REDUCTIONS, SCALAR
 
 __all__ = ["TOLERANCE", "NumbaEngine"]
@@ -33,17 +41,41 @@ _FLOATS = ("float32", "float64")
 MIN_OPS = 3  # a shorter run is left to numpy: a compile (~0.1-1 s) and a call would not pay
 
 
+MAX_CONTRACTION = 1 << 18  # multiply-adds of a dot_general compiled as loops; more: BLAS
+
+
 def _scalar_broadcast(view_chain: tuple[Any, ...], aval: Any) -> bool:
     return len(view_chain) == 1 and view_chain[0].name == "broadcast_in_dim" and not aval.ndim
 
 
+def _flat(inst: Any, program: Any) -> bool:
+    """Whether the flat code generator (codegen.py) takes `inst` (placed here): elementwise
+    ops reading arrays of their own shape or broadcast 0-d values, 0-d broadcasts, and
+    reductions of every axis of an array read as it is."""
+    avals = program.slot_avals
+    views = inst.input_views or ()
+    if not all(
+        not chain or _scalar_broadcast(chain, avals[inst.inputs[p]])
+        for p, chain in enumerate(views)
+    ):
+        return False
+    x = avals[inst.inputs[0]] if inst.inputs else None
+    if inst.name in REDUCTIONS:
+        return not views and tuple(inst.op["axes"]) == tuple(range(x.ndim)) and x.ndim > 0
+    if inst.name == "broadcast_in_dim":
+        return not x.ndim
+    return inst.name in SCALAR
+
+
 class NumbaEngine(Engine):
-    """Compiles fused elementwise regions (trailing reductions included) with numba."""
+    """Compiles fused regions (elementwise ops, structural ops, reductions, small
+    contractions) with numba."""
 
     name = "numba"
     install = "pip install numba"
-    # its kernels are source: scalar code per element, and a block fold per reduction
-    kernels = {**SCALAR, **REDUCTIONS}  # type: ignore[dict-item]
+    # its kernels are source: scalar code per element, index arithmetic per structural op,
+    # a block fold per full reduction, a loop per reduction along axes or contraction
+    kernels = {**SCALAR, **REDUCTIONS, **INDEXED, "dot_general": loop_code}  # type: ignore[dict-item]
 
     def supports(self, op: Any, avals: Sequence[Any] = ()) -> bool:
         if kernel_ops.handles(op):  # compiled kernels (random.py), not scalar code
@@ -51,11 +83,7 @@ class NumbaEngine(Engine):
         if type(op) is not Primitive or has_symbolic(op.params) or kernel_ops.declines(op, avals):
             return False
         name = op.name
-        if (
-            name not in SCALAR
-            and name not in REDUCTIONS
-            and name not in ("broadcast_in_dim", "convert")
-        ):
+        if name not in self.kernels:
             return False
         if not avals:
             return True
@@ -69,10 +97,11 @@ class NumbaEngine(Engine):
             )
             if kind not in (("bool",) if boolean else _FLOATS):
                 return False
-        if name in REDUCTIONS:
-            return ins[0].ndim > 0 and tuple(op["axes"]) == tuple(range(ins[0].ndim))
-        if name == "broadcast_in_dim":
-            return not ins[0].ndim
+        if name == "dot_general":
+            contracted = math.prod(ins[0].shape[a] for a in op["contracting"][0])
+            return math.prod(out.shape) * contracted <= MAX_CONTRACTION
+        if name in REDUCTIONS or name in INDEXED:
+            return True
         return all(a.shape == out.shape for a in ins)
 
     def worth(self, program: Any, instructions: Sequence[Any]) -> bool:
@@ -85,20 +114,19 @@ class NumbaEngine(Engine):
         return arrays >= MIN_OPS
 
     def places(self, inst: Any, program: Any) -> bool:
+        """Supported, reading its operands as they are or through views (index arithmetic)."""
         if kernel_ops.handles(inst.op):
             return kernel_ops.places(inst, program)
         if len(inst.outputs) != 1:
             return False
-        for position, chain in enumerate(inst.input_views or ()):
-            if chain and not _scalar_broadcast(chain, program.slot_avals[inst.inputs[position]]):
-                return False
-        if inst.input_views and inst.name in REDUCTIONS:
-            return False
         ins = [program.slot_avals[s] for s in inst.inputs]
         out = program.slot_avals[inst.outputs[0]]
         for position, chain in enumerate(inst.input_views or ()):
-            if chain:  # a broadcast 0-d operand reads as the output's shape
-                ins[position] = type(out)(out.shape, ins[position].dtype)
+            if chain:  # the operand as the instruction reads it
+                if not all(view.name in VIEWS and not has_symbolic(view.params) for view in chain):
+                    return False
+                shape = view_shapes(program, inst.inputs[position], chain)[-1]
+                ins[position] = type(out)(shape, ins[position].dtype)
         return self.supports(inst.op, [*ins, out])
 
     def region_code(
@@ -106,17 +134,18 @@ class NumbaEngine(Engine):
     ) -> GuestRegion:
         if kernel_ops.holds_kernel(program.instructions[i] for i in indices):
             return kernel_ops.region_code(program, indices, escapes, self.region_code)
-        from . import cache
-
-        source = Source(program, indices, escapes)
+        if all(_flat(program.instructions[i], program) for i in indices):
+            source: Source | NestSource = Source(program, indices, escapes)
+        else:
+            source = NestSource(program, indices, escapes)
         text = source.build()
-        function, path, loaded = cache.load(text, self._warm(program, source.inputs))
-        shapes = sorted({loop.shape for loop in source.loops if loop.shape is not None})
-        reductions = sum(inst.name in REDUCTIONS for inst in source.instructions)
+        module, path, loaded = cache.load(text, self._warm(program, source.inputs))
+        function = module.run
+        if hasattr(module, "run_parallel"):  # a large loop: on one thread or on all
+            function = Faster(module.run, module.run_parallel)
         description = (
             f"numba: instructions {indices[0]}..{indices[-1]} → one function, "
-            f"{sum(loop.shape is not None for loop in source.loops)} loop(s) over "
-            f"{', '.join(map(str, shapes)) or 'scalars'}, {reductions} reduction(s); "
+            f"{source.description()}; "
             f"{'loaded from' if loaded else 'compiled into'} the disk cache ({path.name})"
         )
         scalars = frozenset(s for s in source.inputs if not program.slot_avals[s].ndim)

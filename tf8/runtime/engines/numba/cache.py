@@ -74,20 +74,32 @@ def purge(path: Path) -> None:
 
 
 def _dispatchers(module: ModuleType) -> list[Any]:
-    """The module's own compiled functions (not the lanes.py ones it imports)."""
+    """The module's own caching functions (not the lanes.py folds it holds: those are
+    compiled into the functions calling them)."""
     return [
         f
         for f in vars(module).values()
         if hasattr(f, "stats")
+        and f.stats.cache_path is not None
         and getattr(f, "py_func", None) is not None
         and f.py_func.__module__ == module.__name__
     ]
 
 
-def load(source: str, warm: Callable[[Any], Any]) -> tuple[Any, Path, bool]:
-    """The `run` of `source`, compiled (or loaded from the disk cache when a valid entry is
-    there) by `warm(run)`, a call on arguments of the real types. Returns (run, cache file,
-    whether everything came from the disk cache)."""
+ENTRY_POINTS = ("run", "run_parallel")  # the functions a generated module offers its caller
+
+
+def _warm_all(module: ModuleType, warm: Callable[[Any], Any]) -> None:
+    for name in ENTRY_POINTS:
+        if hasattr(module, name):
+            warm(getattr(module, name))
+
+
+def load(source: str, warm: Callable[[Any], Any]) -> tuple[ModuleType, Path, bool]:
+    """The module of `source`, its entry points (`run`, and `run_parallel` where there is
+    one) compiled, or loaded from the disk cache when a valid entry is there, by `warm(f)`,
+    a call on arguments of the real types. Returns (module, cache file, whether everything
+    came from the disk cache)."""
     path = entry_path(source)
     module = _LOADED.get(path.stem)
     if module is None:
@@ -99,13 +111,13 @@ def load(source: str, warm: Callable[[Any], Any]) -> tuple[Any, Path, bool]:
             _write(path, source)
         module = _import(path)
     try:
-        warm(module.run)
+        _warm_all(module, warm)
     except Exception:  # a corrupt numba cache entry: drop it and compile afresh
         purge(path)
         _write(path, source)
         module = _import(path)
-        warm(module.run)
+        _warm_all(module, warm)
     _LOADED[path.stem] = module
     stats = [f.stats for f in _dispatchers(module)]
     hit = all(sum(st.cache_hits.values()) and not sum(st.cache_misses.values()) for st in stats)
-    return module.run, path, hit
+    return module, path, hit

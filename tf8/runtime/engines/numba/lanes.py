@@ -4,18 +4,22 @@ A loop with reductions runs in blocks; each block's reduced values land in a buf
 one of these functions folds the buffer into the running accumulator. Eight interleaved
 partial results keep the adds from waiting on each other's latency (and the generated
 source short: one call per reduction and block, which keeps numba's compile time down).
-Imported by the generated modules, so numba is imported with them, never with tf8; the
-hash of this file is in each generated module, so changing it invalidates the disk cache.
+
+They are source text (`FOLDS`), pasted into each generated module that calls them, not a
+module the generated ones import: a process loading a cached module then imports and
+compiles nothing of tf8's (importing a module of `@njit` functions cost a first load from
+the disk cache a few milliseconds), and a change here changes the generated source, so its
+cache entries are rebuilt. Not `cache=True`: the calling function's cache entry holds their
+code.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+DECORATOR = '@njit(error_model="numpy", nogil=True)'
 
-
-@njit(cache=True, error_model="numpy", nogil=True)
-def sum_block(r, b, m):  # pragma: no cover - compiled
+FOLDS: dict[str, str] = {
+    "sum_block": f"""{DECORATOR}
+def sum_block(r, b, m):
     a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
     j = 0
     while j + 8 <= m:
@@ -32,10 +36,9 @@ def sum_block(r, b, m):  # pragma: no cover - compiled
         a0 += b[j]
         j += 1
     return r + (((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7)))
-
-
-@njit(cache=True, error_model="numpy", nogil=True)
-def prod_block(r, b, m):  # pragma: no cover - compiled
+""",
+    "prod_block": f"""{DECORATOR}
+def prod_block(r, b, m):
     a0 = a1 = a2 = a3 = 1.0
     j = 0
     while j + 4 <= m:
@@ -48,24 +51,22 @@ def prod_block(r, b, m):  # pragma: no cover - compiled
         a0 *= b[j]
         j += 1
     return r * ((a0 * a1) * (a2 * a3))
-
-
-@njit(cache=True, error_model="numpy", nogil=True)
-def max_block(r, b, m):  # pragma: no cover - compiled
-    for j in range(m):  # NaN propagates, as numpy's max
+""",
+    # NaN propagates, as numpy's max and min
+    "max_block": f"""{DECORATOR}
+def max_block(r, b, m):
+    for j in range(m):
         v = b[j]
         if not (r >= v) and r == r:
             r = v
     return r
-
-
-@njit(cache=True, error_model="numpy", nogil=True)
-def min_block(r, b, m):  # pragma: no cover - compiled
+""",
+    "min_block": f"""{DECORATOR}
+def min_block(r, b, m):
     for j in range(m):
         v = b[j]
         if not (r <= v) and r == r:
             r = v
     return r
-
-
-__all__ = ["max_block", "min_block", "np", "prod_block", "sum_block"]
+""",
+}

@@ -80,6 +80,10 @@ SCALAR: dict[str, ScalarCode] = {
     "broadcast_in_dim": lambda op, a: a[0],  # of a 0-d value (NumbaEngine.supports)
 }
 
+# Ops whose scalar code repeats an operand: an operand that is an expression (nests.py)
+# is computed once into a name first, or the source would grow exponentially with nesting.
+REPEATS = frozenset({"maximum", "minimum", "clamp"})
+
 # Operand positions that may be bool (select's predicate); every other operand is a float.
 BOOL_OPERANDS: dict[str, tuple[int, ...]] = {"select": (0,)}
 BOOL_RESULT = frozenset({"compare"})

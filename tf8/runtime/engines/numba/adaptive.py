@@ -1,0 +1,60 @@
+"""Serial or parallel, measured: a large loop runs on one thread or on all of numba's.
+
+On an idle machine a loop of a million elements runs about twice as fast on two cores; on a
+loaded one (other processes on the cores) a parallel loop waits for its slowest thread and
+can run several times slower than the serial one. Which wins changes with the load, so it
+is measured on the calls themselves: `Faster` calls the variant with the lower recent time
+and tries the other now and then — the slower it has been, the more rarely, so that a
+variant ten times slower costs a fraction of a percent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from time import perf_counter
+from typing import Any
+
+SMOOTHING = 0.3  # weight of a slower newest time in a variant's running average
+RETRY = 4  # calls between tries of the other variant, times (its time / the best's)²
+RETRY_MAX = 1024
+
+
+class Faster:
+    """Calls whichever of `serial` and `parallel` (the same function, compiled both ways)
+    has run faster recently; `.times` holds their running average times (s), `.calls` the
+    number of calls to each."""
+
+    __slots__ = ("variants", "times", "calls", "best", "last_try", "count")
+
+    def __init__(self, serial: Callable[..., Any], parallel: Callable[..., Any]) -> None:
+        self.variants = (serial, parallel)
+        self.times = [0.0, 0.0]  # 0.0: not measured yet
+        self.calls = [0, 0]
+        self.best = 0
+        self.last_try = 0  # the call that last ran the other variant
+        self.count = 0
+
+    def __call__(self, *args: Any) -> Any:
+        self.count += 1
+        best = self.best
+        ratio = self.times[1 - best] / self.times[best] if self.times[best] else 0.0
+        k = best
+        if self.count - self.last_try >= min(RETRY_MAX, RETRY * ratio * ratio):
+            k, self.last_try = 1 - best, self.count
+        start = perf_counter()
+        result = self.variants[k](*args)
+        elapsed = perf_counter() - start
+        old = self.times[k]
+        # noise only adds time (a descheduled thread, a cold cache): a faster call counts
+        # at once, a slower one moves the average by SMOOTHING
+        self.times[k] = elapsed if not old or elapsed < old else old + SMOOTHING * (elapsed - old)
+        self.calls[k] += 1
+        if self.times[k] < self.times[1 - k] or not self.times[1 - k]:
+            self.best = k
+        return result
+
+    def __repr__(self) -> str:
+        return (
+            f"<Faster serial {self.times[0] * 1e3:.2f} ms ({self.calls[0]} calls), "
+            f"parallel {self.times[1] * 1e3:.2f} ms ({self.calls[1]} calls)>"
+        )
