@@ -13,7 +13,6 @@ everything anyway, so jit nests.
 from __future__ import annotations
 
 import functools
-import types
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
@@ -28,6 +27,7 @@ from tf8.graph.caches import LRUCache
 from tf8.jit_arguments import (
     INLINE,
     SCALARS,
+    BoundJitted,
     check_jax_options,
     input_array,
     leaf_kind,
@@ -123,7 +123,7 @@ class Jitted:
         (with `static_argnums=0` a hashable `self` keys the cache, as in JAX)."""
         if instance is None:
             return self
-        return types.MethodType(self, instance)
+        return BoundJitted(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if in_transform():  # the outer transform traces (and compiles) this call
@@ -398,3 +398,4 @@ def make_program(
         return jitted.lower(*args, **kwargs)
 
     return program
+

@@ -1,5 +1,6 @@
 """How jit reads its arguments: the cache-key part of each leaf, the array a placeholder
-stands for, the placeholders themselves, and the JAX jit options tf8 accepts."""
+stands for, the placeholders themselves, the JAX jit options tf8 accepts, and the binding of
+a jitted function read from an instance."""
 
 from __future__ import annotations
 
@@ -83,3 +84,25 @@ def check_jax_options(options: dict[str, Any]) -> None:
         kind = int if name == "donate_argnums" else str
         if not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
             raise TracingError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
+
+class BoundJitted:
+    """A jitted function read from an instance: calling it, `lower` and the cache methods
+    take the instance as argument 0, as a method does (`m.f.lower(x)` lowers `f(m, x)`)."""
+
+    __slots__ = ("__func__", "__self__")
+
+    def __init__(self, jitted: Any, instance: Any) -> None:
+        self.__func__ = jitted
+        self.__self__ = instance
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__func__(self.__self__, *args, **kwargs)
+
+    def lower(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__func__.lower(self.__self__, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.__func__, name)
+
+    def __repr__(self) -> str:
+        return f"<bound {self.__func__!r} of {self.__self__!r}>"

@@ -36,6 +36,15 @@ def test_jitted_method_with_static_self():
     assert isinstance(Scaler.apply, tf8.jit(lambda x: x).__class__)  # through the class: itself
 
 
+def test_a_jitted_method_read_from_an_instance_lowers_and_reports_with_it():
+    s = Scaler(5.0)
+    graph = s.apply.lower(np.ones(3))  # lowers apply(s, x): self is argument 0
+    assert graph is Scaler.apply.lower(s, np.ones(3))
+    np.testing.assert_array_equal(s.apply(np.ones(3)), [5.0, 5.0, 5.0])
+    assert s.apply.trace_count == Scaler.apply.trace_count  # other attributes: the function's
+    assert "bound" in repr(s.apply)
+
+
 def test_jitted_method_without_static_self_names_the_argument():
     class Plain:
         @tf8.jit
