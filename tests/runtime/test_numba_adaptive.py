@@ -13,8 +13,8 @@ from tf8.api import runtime_for
 
 pytest.importorskip("numba", reason="the numba engine needs its extra: pip install numba")
 
+from tf8.runtime.engines.adaptive import Faster  # noqa: E402
 from tf8.runtime.engines.numba import TOLERANCE  # noqa: E402
-from tf8.runtime.engines.numba.adaptive import Faster  # noqa: E402
 from tf8.runtime.engines.numba.codegen import PARALLEL_MIN  # noqa: E402
 
 

@@ -25,11 +25,11 @@ import numpy as np
 
 from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
+from tf8.runtime.engines.adaptive import Faster
 from tf8.runtime.engines.base import Engine, GuestRegion
 
 from . import cache
 from . import random as kernel_ops
-from .adaptive import Faster
 from .codegen import TOLERANCE, Source
 from .indexing import INDEXED, VIEWS, loop_code
 from .nests import NestSource, view_shapes

@@ -26,6 +26,10 @@ numpy's sum, without writing the summed value to memory. Such blocks do not star
 multiples of the SIMD width, so only LANE_EXACT ops may be in the region. Other reductions
 run after the blocked loop, on the full array.
 
+A region's blocks run through blocks.py's BlockRunner: on the calling thread, or — for a
+large region, when that has been faster recently — split in halves, the second on a worker
+thread (numpy releases the GIL in its loops), with the same results bit for bit.
+
 Regions need concrete shapes of at least MIN_ELEMENTS elements (below that, per-call
 overhead dominates and op-by-op with buffer reuse is faster) and at least two ops; any number
 of operands, full-size or 0-d (scalar broadcasts and uniform constants).
@@ -40,6 +44,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tf8.ops.shapes import is_symbolic
+from tf8.runtime.engines.numpy.blocks import BlockRunner
 from tf8.runtime.engines.numpy.blocksum import (
     lane_exact,
     pairwise_blocks,
@@ -312,19 +317,17 @@ def _emit_loop(gen: CodeGen, region: Region, block: _Block) -> None:
         local[name] = f"{tag}_{name}"
         gen.emit(f"{local[name]} = s{slot}.reshape(-1)")
         gen.owned.add(slot)
-    if block.temps:
-        scratch = gen.global_("f", scratch_arrays, "_scratch")
-        dtypes = gen.global_("dt", tuple(np.dtype(d) for _, d in block.temps))
-        for name, _ in block.temps:
-            local[name] = f"{tag}_{name}"
-        targets = "".join(local[name] + ", " for name, _ in block.temps)
-        gen.emit(f"{targets}= {scratch}({width}, {dtypes})")
-    fixed = "".join(", " + local[p] for p in params[2:])
+    if not region.summed:  # fixed blocks and a tail
+        full = size - size % width
+        bounds = [(lo, lo + width) for lo in range(0, full, width)]
+        bounds += [(full, size)] if size % width else []
+    dtypes = tuple(np.dtype(d) for _, d in block.temps)
+    runner = BlockRunner(gen.namespace[tag], bounds, width, dtypes, scratch_arrays)
+    blocks = gen.global_("run", runner, f"{tag}_blocks")
+    fixed = "".join(local[p] + ", " for p in params[2:] if not p.startswith("t"))
     if region.summed:
         parts = f"{tag}_parts"
-        gen.emit(f"{parts} = []")
-        gen.emit(f"for _lo, _hi in {gen.global_('b', bounds)}:")
-        gen.emit(f"{parts}.append({tag}(_lo, _hi{fixed}))", indent=3)
+        gen.emit(f"{parts} = {blocks}(({fixed}))")
         zero = gen.global_("c", np.zeros((), dtype)[()])
         add_up = gen.global_("f", tree_sum, "_tree_sum")
         out = total.outputs[0]
@@ -332,15 +335,7 @@ def _emit_loop(gen: CodeGen, region: Region, block: _Block) -> None:
         gen.owned.add(out)  # a fresh scalar
         gen.emit(f"del {parts}")
     else:
-        full = size - size % width
-        gen.emit(f"for _lo in range(0, {full}, {width}):")
-        gen.emit(f"{tag}(_lo, _lo + {width}{fixed})", indent=3)
-        if size % width:
-            tail = [
-                f"{local[p]}[:{size % width}]" if p.startswith("t") else local[p]
-                for p in params[2:]
-            ]
-            gen.emit(f"{tag}({full}, {size}{''.join(', ' + a for a in tail)})")
-    temporaries = [local[p] for p in params[2:] if p.startswith(("x", "e", "t"))]
+        gen.emit(f"{blocks}(({fixed}))")
+    temporaries = [local[p] for p in params[2:] if p.startswith(("x", "e"))]
     if temporaries:
         gen.emit(f"del {', '.join(temporaries)}")

@@ -1,4 +1,5 @@
-"""Serial or parallel, measured: a large loop runs on one thread or on all of numba's.
+"""Serial or parallel, measured: a large loop runs on one thread or on two (the numba
+engine's prange loops, the numpy engine's blocked regions).
 
 On an idle machine a loop of a million elements runs about twice as fast on two cores; on a
 loaded one (other processes on the cores) a parallel loop waits for its slowest thread and
