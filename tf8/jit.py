@@ -398,4 +398,3 @@ def make_program(
         return jitted.lower(*args, **kwargs)
 
     return program
-

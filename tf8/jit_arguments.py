@@ -85,6 +85,7 @@ def check_jax_options(options: dict[str, Any]) -> None:
         if not all(isinstance(v, kind) and not isinstance(v, bool) for v in items):
             raise TracingError(f"jit: {name} must be {kind.__name__}s, got {value!r}")
 
+
 class BoundJitted:
     """A jitted function read from an instance: calling it, `lower` and the cache methods
     take the instance as argument 0, as a method does (`m.f.lower(x)` lowers `f(m, x)`)."""

@@ -89,8 +89,6 @@ def only_tapes() -> bool:
     return _transform_depth.get() == len(_tapes.get()) and not _symbolic.get()
 
 
-
-
 def set_evaluator(fn: Evaluator) -> None:
     """Install the function that turns bound TracedTensors into numpy arrays (API layer)."""
     global _evaluator
