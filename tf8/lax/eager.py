@@ -11,11 +11,13 @@ its result is a read-only concrete leaf: exactly what the general path returns.
 - Operands of one aval (and one-operand ops, and a sum over every axis) use the op's cached
   plan — the one `apply` made the first time it met these avals — kept at a place on the aval.
   These also run on tapes (top-level grad/jvp/vjp, tf8.ad.tape): each tape following an
-  operand writes the op down, as `apply`'s tape branch does.
-- Outside every transform only: operands of one dtype that broadcast, a Python float or int
-  (weakly typed, as in JAX), a numpy array of the tensor's dtype, a sum over some axes with or
-  without keepdims, and a matrix product go straight to numpy, whose broadcasting gives what
-  the general path's broadcast-then-op gives.
+  operand writes the op down, as `apply`'s tape branch does. On tapes a Python number beside
+  a tensor becomes a constant of the tensor's aval first, and a matrix product records the
+  dot_general the general path would (eager_reduce.py).
+- Outside every transform: operands of one dtype that broadcast, a Python float or int
+  (weakly typed, as in JAX), a numpy array of the tensor's dtype, a sum over some axes with
+  or without keepdims and a matrix product (the last two in eager_reduce.py) go straight to
+  numpy, whose broadcasting gives what the general path's broadcast-then-op gives.
 
 Anything else — a first call on new avals, an integer, a graph transform — goes to the
 wrapped general function unchanged.
@@ -32,12 +34,24 @@ import numpy as np
 from tf8.ops import dtypes as dt
 from tf8.ops.definition import PLANS
 from tf8.ops.kernels import FP_IGNORE, FP_STATE
-from tf8.ops.primitive import Aval, aval_of, make_primitive
+from tf8.ops.primitive import Aval, aval_of
 from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
 
 from .core import write_down
 
-__all__ = ["fast_binary", "fast_matmul", "fast_reduction", "fast_unary", "leaf"]
+__all__ = [
+    "FAST_DTYPES",
+    "cached",
+    "eager_array",
+    "eager_value",
+    "fast_binary",
+    "fast_unary",
+    "leaf",
+    "name_like",
+    "next_place",
+    "run_plan",
+    "ufunc_leaf",
+]
 
 _plan_of = PLANS.get  # bound once: the table is emptied and refilled in place, never replaced
 _set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
@@ -46,6 +60,7 @@ _setflags = np.ndarray.setflags
 _ndarray = np.ndarray
 
 _places = itertools.count()  # each fast function's place in `Aval.fast_plans`
+next_place = _places.__next__
 
 # The dtypes whose arithmetic ops map same-aval inputs to the same aval, with no promotion,
 # no bool special case and no integer division: the fast paths' domain.
@@ -78,7 +93,7 @@ def _plan(aval: Aval, place: int, key: tuple) -> Any:
     return None
 
 
-def _cached(aval: Aval, place: int, key: tuple) -> Any:
+def cached(aval: Aval, place: int, key: tuple) -> Any:
     """The plan at `place` in the aval's fast plans, fetched from `apply`'s table if new."""
     try:
         plan = aval.fast_plans[place]
@@ -87,7 +102,7 @@ def _cached(aval: Aval, place: int, key: tuple) -> Any:
     return plan if plan is not None else _plan(aval, place, key)
 
 
-def _run(plan: tuple, op: Any, *values: np.ndarray) -> TracedTensor:
+def run_plan(plan: tuple, op: Any, *values: np.ndarray) -> TracedTensor:
     """The plan's kernel on `values`, floating-point warnings off, as a concrete leaf."""
     token = _set_fp_state(FP_IGNORE)
     try:
@@ -119,7 +134,7 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                 a, b = x._value, y._value
                 tapes = _tapes_now() if depth else ()
                 if a is not None and b is not None and (tapes or not depth):
-                    try:  # `_cached` and `_run`, inlined
+                    try:  # `cached` and `run_plan`, inlined
                         plan = aval.fast_plans[place]
                     except IndexError:
                         plan = None
@@ -145,7 +160,7 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
             elif _eager_values(x, y):
                 out_aval = _broadcast_aval(shapes, x.aval, y.aval)
                 if out_aval is not None:
-                    return _ufunc(ufunc, out_aval, x._value, y._value)
+                    return ufunc_leaf(ufunc, out_aval, x._value, y._value)
         elif depth:
             if tx is TracedTensor and (ty is float or ty is int) and _taped_scalar_ok(x, y):
                 return fn(x, _filled(x.aval, y))  # a constant of x's aval, as `like` makes
@@ -153,25 +168,25 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                 return fn(_filled(y.aval, x), y)
         elif ufunc is None:
             pass
-        elif tx is TracedTensor and ty is _ndarray and _eager_value(x):
+        elif tx is TracedTensor and ty is _ndarray and eager_value(x):
             if y.dtype == x.aval.dtype:  # a numpy array of its dtype: read, never kept
                 out_aval = _broadcast_aval(shapes, x.aval, aval_of(y.shape, y.dtype))
                 if out_aval is not None:
-                    return _ufunc(ufunc, out_aval, x._value, y)
-        elif ty is TracedTensor and tx is _ndarray and _eager_value(y):
+                    return ufunc_leaf(ufunc, out_aval, x._value, y)
+        elif ty is TracedTensor and tx is _ndarray and eager_value(y):
             if x.dtype == y.aval.dtype:
                 out_aval = _broadcast_aval(shapes, aval_of(x.shape, x.dtype), y.aval)
                 if out_aval is not None:
-                    return _ufunc(ufunc, out_aval, x, y._value)
-        elif tx is TracedTensor and (ty is float or ty is int) and _eager_value(x):
+                    return ufunc_leaf(ufunc, out_aval, x, y._value)
+        elif tx is TracedTensor and (ty is float or ty is int) and eager_value(x):
             if ty is float or -_EXACT < y < _EXACT:
-                return _ufunc(ufunc, x.aval, x._value, y)
-        elif ty is TracedTensor and (tx is float or tx is int) and _eager_value(y):
+                return ufunc_leaf(ufunc, x.aval, x._value, y)
+        elif ty is TracedTensor and (tx is float or tx is int) and eager_value(y):
             if tx is float or -_EXACT < x < _EXACT:
-                return _ufunc(ufunc, y.aval, x, y._value)
+                return ufunc_leaf(ufunc, y.aval, x, y._value)
         return general(x, y)
 
-    _name(fn, general)
+    name_like(fn, general)
     return fn
 
 
@@ -194,7 +209,7 @@ def _filled(aval: Aval, scalar: float) -> TracedTensor:
     return leaf(aval, np.full(aval.shape, scalar, aval.dtype))
 
 
-def _eager_value(x: TracedTensor) -> bool:
+def eager_value(x: TracedTensor) -> bool:
     """A concrete, strongly typed float tensor outside every transform."""
     return (
         x._value is not None
@@ -203,19 +218,19 @@ def _eager_value(x: TracedTensor) -> bool:
     )
 
 
-def _eager_array(x: Any) -> tuple[Aval, np.ndarray] | None:
+def eager_array(x: Any) -> tuple[Aval, np.ndarray] | None:
     """(aval, value) of a `_eager_value` tensor or of a numpy array of a float dtype (read,
     never kept), outside every transform; None for anything else."""
     if type(x) is TracedTensor:
-        return (x.aval, x._value) if _eager_value(x) else None
+        return (x.aval, x._value) if eager_value(x) else None
     if type(x) is _ndarray and x.dtype in FAST_DTYPES and not (_depth() or _symbolic_now()):
         return aval_of(x.shape, x.dtype), x
     return None
 
 
 def _eager_values(x: TracedTensor, y: TracedTensor) -> bool:
-    """Two of `_eager_value`, of one dtype."""
-    return x.aval.dtype == y.aval.dtype and _eager_value(x) and _eager_value(y)
+    """Two of `eager_value`, of one dtype."""
+    return x.aval.dtype == y.aval.dtype and eager_value(x) and eager_value(y)
 
 
 def _broadcast_aval(shapes: dict, ax: Aval, ay: Aval) -> Aval | None:
@@ -234,7 +249,7 @@ def _broadcast_aval(shapes: dict, ax: Aval, ay: Aval) -> Aval | None:
     return out
 
 
-def _ufunc(ufunc: np.ufunc, aval: Aval, a: Any, b: Any) -> TracedTensor:
+def ufunc_leaf(ufunc: np.ufunc, aval: Aval, a: Any, b: Any) -> TracedTensor:
     """`ufunc(a, b)`, floating-point warnings off, as a concrete leaf of `aval`."""
     token = _set_fp_state(FP_IGNORE)
     try:
@@ -256,168 +271,24 @@ def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:
                 depth = _depth()
                 tapes = _tapes_now() if depth else ()
                 if a is not None and (tapes or not depth):
-                    plan = _cached(aval, place, (op, aval))
+                    plan = cached(aval, place, (op, aval))
                     if plan is not None:
-                        out = _run(plan, op, a)
+                        out = run_plan(plan, op, a)
                         if tapes and x._node is not None:
                             write_down(tapes, op, (x,), [out])
                         return out
-        elif type(x) is _ndarray and (found := _eager_array(x)) is not None:
+        elif type(x) is _ndarray and (found := eager_array(x)) is not None:
             aval = found[0]  # a numpy array in: read, never kept
-            plan = _cached(aval, place, (op, aval))
+            plan = cached(aval, place, (op, aval))
             if plan is not None:
-                return _run(plan, op, x)
+                return run_plan(plan, op, x)
         return general(x)
 
-    _name(fn, general)
+    name_like(fn, general)
     return fn
 
 
-def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
-    """`general(a, axis=None, dtype=None, keepdims=False)` (numpy's reduction signature) with
-    the fast path for one concrete float tensor reduced over all axes, one axis or a tuple of
-    them, with or without keepdims: the reduction's cached plan, then a reshape of the result
-    where keepdims asks (numpy's keepdims inserts the same ones)."""
-    place = next(_places)  # the full reduction without keepdims: the cached plan on the aval
-    ops: dict[Any, Any] = {}  # ndim -> full reduction; (ndim, axis) -> (primitive, axes)
-
-    def fn(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:
-        found = _eager_array(a) if dtype is None else None
-        if found is not None:
-            aval, value = found
-            ndim = len(aval.shape)
-            if axis is None and not keepdims and ndim:
-                op = ops.get(ndim)
-                if op is None:
-                    op = ops.setdefault(ndim, make_primitive(name, 1, {"axes": (*range(ndim),)}))
-                plan = _cached(aval, place, (op, aval))
-                if plan is not None:
-                    return _run(plan, op, value)
-            elif ndim and (type(axis) is int or type(axis) is tuple) and type(keepdims) is bool:
-                op_axes = _reduction_op(ops, name, ndim, axis)
-                if op_axes is not None:
-                    op, axes = op_axes
-                    plan = _plan_of((op, aval))
-                    if plan:
-                        out = _run(plan, op, value)
-                        if not keepdims:
-                            return out
-                        kept = tuple([1 if i in axes else d for i, d in enumerate(aval.shape)])
-                        return leaf(aval_of(kept, aval.dtype), out._value.reshape(kept))
-        return general(a, axis, dtype, keepdims)
-
-    _name(fn, general)
-    return fn
-
-
-def _reduction_op(ops: dict, name: str, ndim: int, axis: Any) -> tuple | None:
-    """The primitive reducing `axis` of an ndim-d value, with its axes normalised as the
-    general path does (sorted, non-negative); None for an axis the general path must judge
-    (out of range, repeated, empty, not ints)."""
-    key = (ndim, axis)
-    found = ops.get(key)
-    if found is None:
-        axes = (axis,) if type(axis) is int else axis
-        if not axes or not all(type(i) is int and -ndim <= i < ndim for i in axes):
-            return None
-        axes = tuple(sorted(i % ndim for i in axes))
-        if len(set(axes)) != len(axes):
-            return None
-        if len(ops) >= 256:  # bounded, as every cache is
-            ops.clear()
-        found = ops.setdefault(key, (make_primitive(name, 1, {"axes": axes}), axes))
-    return found
-
-
-def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
-    """`general(x, y)` (numpy's matmul) with the fast path for concrete float matrices and
-    vectors of one dtype — a tensor and a tensor, or a tensor and a numpy array of its dtype:
-    outside transforms `a @ b`, which is what the dot_general kernel computes for them; on
-    tapes the dot_general the general path would record, from its cached plan."""
-    shapes: dict[tuple, Aval | None] = {}  # the product's aval, by the operands' avals
-    dots: dict[int, Any] = {}  # the dot_general matmul records, by the left operand's ndim
-
-    def fn(x: Any, y: Any) -> TracedTensor:
-        if _depth():
-            out = _matmul_on_tapes(dots, x, y)
-            return general(x, y) if out is None else out
-        tx, ty = type(x), type(y)
-        if tx is TracedTensor and _eager_value(x):
-            a, sa, dtype = x._value, x.aval, x.aval.dtype
-            if ty is TracedTensor:
-                b, sb = y._value, y.aval
-                if not _eager_value(y):
-                    return general(x, y)
-            elif ty is _ndarray:
-                b, sb = y, (y.shape, y.dtype)
-            else:
-                return general(x, y)
-        elif ty is TracedTensor and tx is _ndarray and _eager_value(y):
-            a, sa, b, sb, dtype = x, (x.shape, x.dtype), y._value, y.aval, y.aval.dtype
-        else:
-            return general(x, y)
-        key = (sa, sb)
-        out = shapes.get(key, False)
-        if out is False:
-            out = _product_aval(a, b, dtype)
-            if len(shapes) >= 512:
-                shapes.clear()
-            shapes[key] = out
-        if out is None:
-            return general(x, y)
-        return _ufunc(np.matmul, out, a, b)
-
-    _name(fn, general)
-    return fn
-
-
-def _matmul_on_tapes(dots: dict, x: Any, y: Any) -> TracedTensor | None:
-    """On tapes only: the dot_general the general path records for 1-d/2-d float operands of
-    one dtype (one may be a numpy array), computed from its cached plan and written down by
-    the tapes following an operand; None when the general path must run."""
-    tapes = _tapes_now()
-    if not tapes or _symbolic_now():
-        return None
-    xs, ys = _tape_operand(x), _tape_operand(y)
-    if xs is None or ys is None or xs.aval.dtype != ys.aval.dtype or xs._weak or ys._weak:
-        return None
-    ndim = len(xs.aval.shape)
-    if not (1 <= ndim <= 2 and 1 <= len(ys.aval.shape) <= 2):
-        return None
-    op = dots.get(ndim)
-    if op is None:
-        params = {"contracting": ((ndim - 1,), (0,)), "batch": ((), ())}
-        op = dots.setdefault(ndim, make_primitive("dot_general", 2, params))
-    plan = _plan_of((op, xs.aval, ys.aval))
-    if not plan:
-        return None
-    out = _run(plan, op, xs._value, ys._value)
-    if xs._node is not None or ys._node is not None:
-        write_down(tapes, op, (xs, ys), [out])
-    return out
-
-
-def _tape_operand(v: Any) -> TracedTensor | None:
-    """A concrete float operand as a TracedTensor: itself, or a numpy array copied (a tape
-    keeps it for the backward pass: later writes to the caller's array must not reach it)."""
-    if type(v) is TracedTensor:
-        return v if v._value is not None and v.aval.dtype in FAST_DTYPES else None
-    if type(v) is _ndarray and v.dtype in FAST_DTYPES:
-        return leaf(aval_of(v.shape, v.dtype), v.copy())
-    return None
-
-
-def _product_aval(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> Aval | None:
-    """The aval of `a @ b` for 1-d and 2-d operands of `dtype` whose inner sizes agree (None
-    otherwise: the general path decides, and names any error)."""
-    if a.dtype != dtype or b.dtype != dtype or not (1 <= a.ndim <= 2 and 1 <= b.ndim <= 2):
-        return None
-    if a.shape[-1] != b.shape[0]:
-        return None
-    return aval_of(a.shape[:-1] + b.shape[1:], dtype)
-
-
-def _name(fn: Callable, general: Callable) -> None:
+def name_like(fn: Callable, general: Callable) -> None:
     fn.__name__ = fn.__qualname__ = general.__name__
     fn.__doc__ = general.__doc__
     fn.__wrapped__ = general  # type: ignore[attr-defined]

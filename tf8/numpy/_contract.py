@@ -8,7 +8,7 @@ import numpy as np
 
 from tf8.errors import ShapeError
 from tf8.lax.core import apply1, eager_now
-from tf8.lax.eager import fast_matmul
+from tf8.lax.eager_reduce import fast_matmul
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor

@@ -8,7 +8,7 @@ from typing import Any
 
 from tf8.errors import ShapeError
 from tf8.lax.core import apply1
-from tf8.lax.eager import fast_reduction
+from tf8.lax.eager_reduce import fast_reduction
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
