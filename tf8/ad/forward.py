@@ -15,16 +15,18 @@ from typing import Any
 import numpy as np
 
 from tf8.lax.builders import convert
-from tf8.lax.core import concrete
+from tf8.lax.eager import leaf
 from tf8.lax.values import node_of, tag
 from tf8.ops.definition import PLANS, definition
-from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
+from tf8.ops.kernels import FP_IGNORE, FP_STATE
 from tf8.traced import TracedTensor, _tapes
 
 from .linearize import JVP
 from .tape_rules import NUMPY_RULES, real_floats
 
 __all__ = ["ForwardTape"]
+
+_set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
 
 
 class ForwardTape:
@@ -42,15 +44,22 @@ class ForwardTape:
         outputs: Sequence[TracedTensor],
         node: tuple,
     ) -> None:
-        if definition(op).stops_derivative:
+        d = definition(op)
+        if d.stops_derivative:
             return
-        tangents = [self.tangent(t) for t in inputs]
+        tangents = []
+        for t in inputs:
+            n = node_of(t, self)
+            tangents.append(None if n is None else n[2])
         tapes = _tapes.get()
-        if tapes[0] is self and (
-            _diagonal(op, inputs, outputs, tangents, node)
-            or _linear(op, inputs, outputs, tangents, node)
-        ):
-            return
+        if tapes[0] is self:  # outermost: the tangent in numpy where a rule allows it
+            key = d.rule_key
+            if key in DIAGONAL:
+                if _diagonal(key, op, inputs, outputs, tangents, node):
+                    return
+            elif (d.linear and len(inputs) == 1) or key == "dot_general":
+                if _linear(op, inputs, outputs, tangents, node):
+                    return
         # the rule's own ops are seen by the enclosing tapes only (JAX's trace levels)
         token = _tapes.set(tapes[: tapes.index(self)])
         try:
@@ -83,11 +92,9 @@ DIAGONAL = frozenset(
 _ONLY = {(n, i): [j == i for j in range(n)] for n in (1, 2, 3) for i in range(n)}
 
 
-def _diagonal(op, inputs, outputs, tangents, node) -> bool:
-    """The tangent of an elementwise row on real floats, computed in numpy (True when done)."""
-    key = definition(op).rule_key
-    if key not in DIAGONAL:
-        return False
+def _diagonal(key, op, inputs, outputs, tangents, node) -> bool:
+    """The tangent of an elementwise row (`key` in DIAGONAL) on real floats, computed in
+    numpy (True when done)."""
     out = outputs[0]
     if out.aval.dtype.kind != "f":
         return False
@@ -98,7 +105,7 @@ def _diagonal(op, inputs, outputs, tangents, node) -> bool:
     n = len(inputs)
     xs = [t._value for t in inputs]
     total = None
-    token = ignore_fp_errors()  # rules follow IEEE, as kernels do
+    token = _set_fp_state(FP_IGNORE)  # rules follow IEEE, as kernels do
     try:
         for i, t in enumerate(tangents):
             if t is None:
@@ -106,12 +113,11 @@ def _diagonal(op, inputs, outputs, tangents, node) -> bool:
             part = rule(op, xs, out._value, t._value, _ONLY[n, i])[i]
             total = part if total is None else total + part
     finally:
-        restore_fp_errors(token)
+        _reset_fp_state(token)
     if total is not None:
         if type(total) is not np.ndarray or total.dtype != out.aval.dtype:
             total = np.asarray(total, out.aval.dtype)
-        total.flags.writeable = False
-        tag(out, (node[0], node[1], concrete(total, out.aval)))
+        tag(out, (node[0], node[1], leaf(out.aval, total)))
     return True
 
 
@@ -119,27 +125,22 @@ def _linear(op, inputs, outputs, tangents, node) -> bool:
     """The tangent of a one-operand linear row (sum, reshape, broadcast, transpose, slice,
     ...) — the op's own kernel on the tangent — or of dot_general, bilinear — the kernel on
     (tx, y) plus on (x, ty) — on real floats, computed in numpy (True when done)."""
-    d = definition(op)
-    if len(outputs) != 1 or not (d.linear and len(inputs) == 1 or d.rule_key == "dot_general"):
-        return False
-    if not real_floats(inputs) or not real_floats(outputs):
+    if len(outputs) != 1 or not real_floats(inputs) or not real_floats(outputs):
         return False
     plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
     if not plan:
         return False
     kernel, values = plan[0], [t._value for t in inputs]
     total = None
-    token = ignore_fp_errors()
+    token = _set_fp_state(FP_IGNORE)
     try:
         for i, t in enumerate(tangents):
             if t is not None:
                 part = kernel(op, *values[:i], t._value, *values[i + 1 :])
                 total = part if total is None else total + part
     finally:
-        restore_fp_errors(token)
+        _reset_fp_state(token)
     if total is not None:
         out = outputs[0]
-        total = np.asarray(total, out.aval.dtype)
-        total.flags.writeable = False
-        tag(out, (node[0], node[1], concrete(total, out.aval)))
+        tag(out, (node[0], node[1], leaf(out.aval, np.asarray(total, out.aval.dtype))))
     return True

@@ -34,10 +34,10 @@ import numpy as np
 from tf8.ops import dtypes as dt
 from tf8.ops.definition import PLANS
 from tf8.ops.kernels import FP_IGNORE, FP_STATE
-from tf8.ops.primitive import Aval, aval_of
+from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
 
-from .core import write_down
+from .core import apply, write_down
 
 __all__ = [
     "FAST_DTYPES",
@@ -155,8 +155,13 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                         if tapes and (x._node is not None or y._node is not None):
                             write_down(tapes, op, (x, y), [out])
                         return out
-            elif ufunc is None or depth:
+            elif ufunc is None:
                 pass
+            elif depth:
+                if _taped_pair_ok(x, y):  # broadcast as the general path does, on the tapes
+                    out_aval = _broadcast_aval(shapes, x.aval, y.aval)
+                    if out_aval is not None:
+                        return fn(_broadcast(x, out_aval), _broadcast(y, out_aval))
             elif _eager_values(x, y):
                 out_aval = _broadcast_aval(shapes, x.aval, y.aval)
                 if out_aval is not None:
@@ -202,6 +207,29 @@ def _taped_scalar_ok(x: TracedTensor, scalar: float) -> bool:
         and bool(_tapes_now())
         and (type(scalar) is float or -_EXACT < scalar < _EXACT)
     )
+
+
+def _taped_pair_ok(x: TracedTensor, y: TracedTensor) -> bool:
+    """On tapes: two concrete, strongly typed float tensors of one dtype."""
+    return (
+        x._value is not None
+        and y._value is not None
+        and x.aval.dtype == y.aval.dtype
+        and x.aval.dtype in FAST_DTYPES
+        and not (x._weak or y._weak or _symbolic_now())
+        and bool(_tapes_now())
+    )
+
+
+def _broadcast(x: TracedTensor, aval: Aval) -> TracedTensor:
+    """`x` broadcast to `aval` by the broadcast_in_dim tf8.numpy's broadcast_to records
+    (applied, so the tapes write it down); `x` itself when it has that shape."""
+    shape = aval.shape
+    if x.aval.shape == shape:
+        return x
+    dims = tuple(range(len(shape) - len(x.aval.shape), len(shape)))
+    params = {"shape": shape, "broadcast_dimensions": dims}
+    return apply(make_primitive("broadcast_in_dim", 1, params), [x])[0]
 
 
 def _filled(aval: Aval, scalar: float) -> TracedTensor:

@@ -12,7 +12,7 @@ from tf8.ops.definition import PLANS
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
 
-from .core import write_down
+from .core import apply, write_down
 from .eager import (
     FAST_DTYPES,
     cached,
@@ -41,6 +41,9 @@ def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
     ops: dict[Any, Any] = {}  # ndim -> full reduction; (ndim, axis) -> (primitive, axes)
 
     def fn(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:
+        if _depth():
+            out = _reduce_on_tapes(ops, name, a, axis, dtype, keepdims)
+            return general(a, axis, dtype, keepdims) if out is None else out
         found = eager_array(a) if dtype is None else None
         if found is not None:
             aval, value = found
@@ -67,6 +70,35 @@ def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
 
     name_like(fn, general)
     return fn
+
+
+def _reduce_on_tapes(ops, name, a, axis, dtype, keepdims) -> TracedTensor | None:
+    """On tapes: the reduction (and keepdims' reshape) the general path records, applied so
+    the tapes write them down; None when the general path must run."""
+    if (
+        dtype is not None
+        or type(a) is not TracedTensor
+        or a._value is None
+        or a._weak
+        or a.aval.dtype not in FAST_DTYPES
+        or type(keepdims) is not bool
+        or _symbolic_now()
+        or not _tapes_now()
+    ):
+        return None
+    shape = a.aval.shape
+    ndim = len(shape)
+    if not ndim:
+        return None
+    op_axes = _reduction_op(ops, name, ndim, tuple(range(ndim)) if axis is None else axis)
+    if op_axes is None:
+        return None
+    op, axes = op_axes
+    out = apply(op, [a])[0]
+    if not keepdims:
+        return out
+    kept = tuple([1 if i in axes else d for i, d in enumerate(shape)])
+    return apply(make_primitive("reshape", 1, {"shape": kept}), [out])[0]
 
 
 def _reduction_op(ops: dict, name: str, ndim: int, axis: Any) -> tuple | None:
