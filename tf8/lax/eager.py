@@ -26,6 +26,7 @@ wrapped general function unchanged.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -234,7 +235,9 @@ def _broadcast(x: TracedTensor, aval: Aval) -> TracedTensor:
 
 def _filled(aval: Aval, scalar: float) -> TracedTensor:
     """A concrete constant of `aval` holding `scalar` (what tf8.lax's `full` computes)."""
-    return leaf(aval, np.full(aval.shape, scalar, aval.dtype))
+    if math.prod(aval.shape) <= 4096:  # small: a filled array (numpy reads it faster)
+        return leaf(aval, np.full(aval.shape, scalar, aval.dtype))
+    return leaf(aval, np.broadcast_to(np.asarray(scalar, aval.dtype), aval.shape))  # a view
 
 
 def eager_value(x: TracedTensor) -> bool:
