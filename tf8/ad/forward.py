@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from tf8.lax.builders import convert
-from tf8.lax.eager import leaf
+from tf8.lax.core import leaf
 from tf8.lax.values import node_of, tag
 from tf8.ops.definition import PLANS, definition
 from tf8.ops.kernels import FP_IGNORE, FP_STATE

@@ -43,6 +43,7 @@ __all__ = [
     "apply1",
     "concrete",
     "eager_now",
+    "leaf",
     "merge_bindings",
     "record",
     "write_down",
@@ -217,17 +218,20 @@ def _run(op: Any, kernel: Any, values: list) -> Any:
         restore_fp_errors(token)
 
 
+_setflags = np.ndarray.setflags  # cheaper than `value.flags.writeable = False` per op
+
+
 def _frozen(value: Any) -> np.ndarray:
-    """A kernel result as a read-only array, as JAX arrays are (clearing the flag of an array
-    that already has it clear is allowed, and cheaper than asking first)."""
+    """A kernel result as a read-only array, as JAX arrays are (a 0-d ufunc result is a
+    numpy scalar: it becomes a 0-d array; clearing a flag already clear is allowed)."""
     if type(value) is not np.ndarray:
         value = np.asarray(value)
-    value.flags.writeable = False
+    _setflags(value, write=False)
     return value
 
 
-def _result(aval: Aval, value: Any) -> TracedTensor:
-    """A kernel's result as a concrete leaf of `aval` (read-only: see `_frozen`)."""
+def leaf(aval: Aval, value: Any) -> TracedTensor:
+    """A kernel's result as a read-only concrete leaf of `aval` (no key, no graph)."""
     out = TracedTensor(None, aval, None)
     out._value = _frozen(value)
     return out
@@ -244,9 +248,9 @@ def _compute(
     finally:
         _reset_fp_state(token)
     if len(avals) == 1:
-        outputs = [_result(avals[0], result)]
+        outputs = [leaf(avals[0], result)]
     else:
-        outputs = [_result(aval, value) for aval, value in zip(avals, result)]
+        outputs = [leaf(aval, value) for aval, value in zip(avals, result)]
     if inputs and inputs[0]._weak:
         _propagate_weak(inputs, outputs)
     return outputs

@@ -8,16 +8,18 @@ public function: concrete, strongly typed float or complex operands, no symbolic
 transform other than tapes. Then the op runs at once, with floating-point warnings off, and
 its result is a read-only concrete leaf: exactly what the general path returns.
 
-- Operands of one aval (and one-operand ops, and a sum over every axis) use the op's cached
-  plan — the one `apply` made the first time it met these avals — kept at a place on the aval.
-  These also run on tapes (top-level grad/jvp/vjp, tf8.ad.tape): each tape following an
-  operand writes the op down, as `apply`'s tape branch does. On tapes a Python number beside
-  a tensor becomes a constant of the tensor's aval first, and a matrix product records the
-  dot_general the general path would (eager_reduce.py).
-- Outside every transform: operands of one dtype that broadcast, a Python float or int
-  (weakly typed, as in JAX), a numpy array of the tensor's dtype, a sum over some axes with
-  or without keepdims and a matrix product (the last two in eager_reduce.py) go straight to
-  numpy, whose broadcasting gives what the general path's broadcast-then-op gives.
+- Operands of one aval, and one-operand ops, use the op's cached plan — the one `apply` made
+  the first time it met these avals — kept at a place on the aval.
+- Outside every transform: operands of one dtype that broadcast, Python floats and ints
+  (weakly typed, as in JAX), numpy arrays of the tensor's dtype, sums over some or all axes
+  with or without keepdims, and matrix products (the last two in eager_reduce.py) go
+  straight to numpy, whose broadcasting gives what the general path's broadcast-then-op
+  gives.
+- On tapes (top-level grad/jvp/vjp, tf8.ad.tape) the fast paths apply the ops the general
+  path would — a Python number becomes a constant of the tensor's aval, operands are
+  broadcast by broadcast_in_dim, a sum is its reduction and keepdims' reshape, a matrix
+  product its dot_general — and each tape following an operand writes them down, as
+  `apply`'s tape branch does.
 
 Anything else — a first call on new avals, an integer, a graph transform — goes to the
 wrapped general function unchanged.
@@ -38,45 +40,31 @@ from tf8.ops.kernels import FP_IGNORE, FP_STATE
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
 
-from .core import apply, write_down
+from .core import apply, leaf, write_down
 
 __all__ = [
     "FAST_DTYPES",
-    "cached",
     "eager_array",
     "eager_value",
     "fast_binary",
     "fast_unary",
-    "leaf",
     "name_like",
-    "next_place",
+    "on_tapes",
     "run_plan",
+    "taped_value",
     "ufunc_leaf",
 ]
 
 _plan_of = PLANS.get  # bound once: the table is emptied and refilled in place, never replaced
 _set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
 _depth, _symbolic_now, _tapes_now = _transform_depth.get, _symbolic.get, _tapes.get
-_setflags = np.ndarray.setflags
 _ndarray = np.ndarray
 
 _places = itertools.count()  # each fast function's place in `Aval.fast_plans`
-next_place = _places.__next__
 
 # The dtypes whose arithmetic ops map same-aval inputs to the same aval, with no promotion,
 # no bool special case and no integer division: the fast paths' domain.
 FAST_DTYPES = frozenset([*dt.FLOATS, *dt.COMPLEXES])
-
-
-def leaf(aval: Aval, value: Any) -> TracedTensor:
-    """A kernel's result as a concrete leaf of `aval`, read-only as JAX arrays are (a 0-d
-    ufunc result is a numpy scalar: it becomes a 0-d array)."""
-    if type(value) is not _ndarray:
-        value = np.asarray(value)
-    _setflags(value, write=False)
-    out = TracedTensor(None, aval, None)
-    out._value = value
-    return out
 
 
 def _plan(aval: Aval, place: int, key: tuple) -> Any:
@@ -94,7 +82,7 @@ def _plan(aval: Aval, place: int, key: tuple) -> Any:
     return None
 
 
-def cached(aval: Aval, place: int, key: tuple) -> Any:
+def _cached(aval: Aval, place: int, key: tuple) -> Any:
     """The plan at `place` in the aval's fast plans, fetched from `apply`'s table if new."""
     try:
         plan = aval.fast_plans[place]
@@ -118,14 +106,13 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
     cached plan), two of one dtype that broadcast, or one and a Python float or int (weakly
     typed, as in JAX: the tensor's dtype wins). `ufunc` is the op's numpy ufunc: on floats,
     broadcasting and weak scalars give what the general path's broadcast-then-op gives; None
-    for ops that do not broadcast (tf8.lax's): then only the one-aval path is taken."""
+    for ops that do not broadcast (tf8.lax's): then operands must share an aval."""
     place = next(_places)
     shapes: dict[tuple[Aval, Aval], Aval | None] = {}  # broadcast results, by operand avals
 
     def fn(x: Any, y: Any) -> TracedTensor:
-        tx, ty = type(x), type(y)
         depth = _depth()
-        if tx is TracedTensor and ty is TracedTensor:
+        if type(x) is TracedTensor and type(y) is TracedTensor:
             aval = x.aval
             if (
                 aval is y.aval
@@ -135,7 +122,7 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                 a, b = x._value, y._value
                 tapes = _tapes_now() if depth else ()
                 if a is not None and b is not None and (tapes or not depth):
-                    try:  # `cached` and `run_plan`, inlined
+                    try:  # `_cached` and `run_plan`, inlined: the hottest path
                         plan = aval.fast_plans[place]
                     except IndexError:
                         plan = None
@@ -148,48 +135,32 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                             value = direct(a, b) if direct is not None else plan[0](op, a, b)
                         finally:
                             _reset_fp_state(token)
-                        if type(value) is not _ndarray:  # `leaf`, inlined: the hottest path
-                            value = np.asarray(value)
-                        _setflags(value, write=False)
-                        out = TracedTensor(None, plan[1][0], None)
-                        out._value = value
+                        out = leaf(plan[1][0], value)
                         if tapes and (x._node is not None or y._node is not None):
                             write_down(tapes, op, (x, y), [out])
                         return out
-            elif ufunc is None:
-                pass
-            elif depth:
-                if _taped_pair_ok(x, y):  # broadcast as the general path does, on the tapes
-                    out_aval = _broadcast_aval(shapes, x.aval, y.aval)
-                    if out_aval is not None:
-                        return fn(_broadcast(x, out_aval), _broadcast(y, out_aval))
-            elif _eager_values(x, y):
+        if depth:
+            # on tapes: the constant or broadcast the general path makes, then the op
+            if _weak_number(y) and type(x) is TracedTensor and taped_value(x):
+                return fn(x, _filled(x.aval, y))
+            if _weak_number(x) and type(y) is TracedTensor and taped_value(y):
+                return fn(_filled(y.aval, x), y)
+            if ufunc is not None and _taped_pair(x, y) and x.aval.shape != y.aval.shape:
                 out_aval = _broadcast_aval(shapes, x.aval, y.aval)
                 if out_aval is not None:
-                    return ufunc_leaf(ufunc, out_aval, x._value, y._value)
-        elif depth:
-            if tx is TracedTensor and (ty is float or ty is int) and _taped_scalar_ok(x, y):
-                return fn(x, _filled(x.aval, y))  # a constant of x's aval, as `like` makes
-            if ty is TracedTensor and (tx is float or tx is int) and _taped_scalar_ok(y, x):
-                return fn(_filled(y.aval, x), y)
-        elif ufunc is None:
-            pass
-        elif tx is TracedTensor and ty is _ndarray and eager_value(x):
-            if y.dtype == x.aval.dtype:  # a numpy array of its dtype: read, never kept
-                out_aval = _broadcast_aval(shapes, x.aval, aval_of(y.shape, y.dtype))
-                if out_aval is not None:
-                    return ufunc_leaf(ufunc, out_aval, x._value, y)
-        elif ty is TracedTensor and tx is _ndarray and eager_value(y):
-            if x.dtype == y.aval.dtype:
-                out_aval = _broadcast_aval(shapes, aval_of(x.shape, x.dtype), y.aval)
-                if out_aval is not None:
-                    return ufunc_leaf(ufunc, out_aval, x, y._value)
-        elif tx is TracedTensor and (ty is float or ty is int) and eager_value(x):
-            if ty is float or -_EXACT < y < _EXACT:
-                return ufunc_leaf(ufunc, x.aval, x._value, y)
-        elif ty is TracedTensor and (tx is float or tx is int) and eager_value(y):
-            if tx is float or -_EXACT < x < _EXACT:
-                return ufunc_leaf(ufunc, y.aval, x, y._value)
+                    return fn(_broadcast(x, out_aval), _broadcast(y, out_aval))
+        elif ufunc is not None and not _symbolic_now():
+            # outside transforms: numpy's broadcasting and weak scalars give the same values
+            ax, ay = _eager_operand(x), _eager_operand(y)
+            if ax is not None and ay is not None and (ax is not _NUMBER or ay is not _NUMBER):
+                if ax is _NUMBER:
+                    return ufunc_leaf(ufunc, ay, x, y._value)
+                if ay is _NUMBER:
+                    return ufunc_leaf(ufunc, ax, x._value, y)
+                if ax.dtype == ay.dtype and ax is not ay:  # one aval: general makes the plan
+                    out_aval = _broadcast_aval(shapes, ax, ay)
+                    if out_aval is not None:
+                        return ufunc_leaf(ufunc, out_aval, _value(x), _value(y))
         return general(x, y)
 
     name_like(fn, general)
@@ -197,29 +168,52 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
 
 
 _EXACT = 2**53  # Python ints below this convert to float64 exactly
+_NUMBER = object()  # `_eager_operand`'s answer for a Python number
 
 
-def _taped_scalar_ok(x: TracedTensor, scalar: float) -> bool:
-    """On tapes: a concrete float tensor and a Python number that its dtype takes weakly."""
+def _weak_number(v: Any) -> bool:
+    """A Python float, or an int that converts to float exactly (weakly typed, as in JAX)."""
+    return type(v) is float or (type(v) is int and -_EXACT < v < _EXACT)
+
+
+def _strong(x: TracedTensor) -> bool:
+    """A concrete, strongly typed float or complex tensor."""
+    return x._value is not None and x.aval.dtype in FAST_DTYPES and not x._weak
+
+
+def on_tapes() -> bool:
+    """Tapes are active and nothing records: ops are computed and written down."""
+    return bool(_tapes_now()) and not _symbolic_now()
+
+
+def taped_value(x: TracedTensor) -> bool:
+    """`_strong`, `on_tapes` (the fast paths that write ops down)."""
+    return _strong(x) and on_tapes()
+
+
+def _taped_pair(x: Any, y: Any) -> bool:
+    """Two `taped_value` tensors of one dtype."""
     return (
-        x._value is not None
-        and x.aval.dtype in FAST_DTYPES
-        and not (x._weak or _symbolic_now())
-        and bool(_tapes_now())
-        and (type(scalar) is float or -_EXACT < scalar < _EXACT)
-    )
-
-
-def _taped_pair_ok(x: TracedTensor, y: TracedTensor) -> bool:
-    """On tapes: two concrete, strongly typed float tensors of one dtype."""
-    return (
-        x._value is not None
-        and y._value is not None
+        type(x) is TracedTensor
+        and type(y) is TracedTensor
         and x.aval.dtype == y.aval.dtype
-        and x.aval.dtype in FAST_DTYPES
-        and not (x._weak or y._weak or _symbolic_now())
-        and bool(_tapes_now())
+        and taped_value(x)
+        and taped_value(y)
     )
+
+
+def _eager_operand(v: Any) -> Any:
+    """Outside transforms: an `eager_value` tensor's aval, a numpy float array's aval (read,
+    never kept), `_NUMBER` for a weak Python number, or None (the general path decides)."""
+    if type(v) is TracedTensor:
+        return v.aval if eager_value(v) else None
+    if type(v) is _ndarray:
+        return aval_of(v.shape, v.dtype) if v.dtype in FAST_DTYPES else None
+    return _NUMBER if _weak_number(v) else None
+
+
+def _value(v: Any) -> np.ndarray:
+    return v._value if type(v) is TracedTensor else v
 
 
 def _broadcast(x: TracedTensor, aval: Aval) -> TracedTensor:
@@ -241,27 +235,18 @@ def _filled(aval: Aval, scalar: float) -> TracedTensor:
 
 
 def eager_value(x: TracedTensor) -> bool:
-    """A concrete, strongly typed float tensor outside every transform."""
-    return (
-        x._value is not None
-        and x.aval.dtype in FAST_DTYPES
-        and not (x._weak or _depth() or _symbolic_now())
-    )
+    """`_strong`, outside every transform."""
+    return _strong(x) and not (_depth() or _symbolic_now())
 
 
 def eager_array(x: Any) -> tuple[Aval, np.ndarray] | None:
-    """(aval, value) of a `_eager_value` tensor or of a numpy array of a float dtype (read,
+    """(aval, value) of an `eager_value` tensor or of a numpy array of a float dtype (read,
     never kept), outside every transform; None for anything else."""
     if type(x) is TracedTensor:
         return (x.aval, x._value) if eager_value(x) else None
     if type(x) is _ndarray and x.dtype in FAST_DTYPES and not (_depth() or _symbolic_now()):
         return aval_of(x.shape, x.dtype), x
     return None
-
-
-def _eager_values(x: TracedTensor, y: TracedTensor) -> bool:
-    """Two of `eager_value`, of one dtype."""
-    return x.aval.dtype == y.aval.dtype and eager_value(x) and eager_value(y)
 
 
 def _broadcast_aval(shapes: dict, ax: Aval, ay: Aval) -> Aval | None:
@@ -302,7 +287,7 @@ def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:
                 depth = _depth()
                 tapes = _tapes_now() if depth else ()
                 if a is not None and (tapes or not depth):
-                    plan = cached(aval, place, (op, aval))
+                    plan = _cached(aval, place, (op, aval))
                     if plan is not None:
                         out = run_plan(plan, op, a)
                         if tapes and x._node is not None:
@@ -310,7 +295,7 @@ def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:
                         return out
         elif type(x) is _ndarray and (found := eager_array(x)) is not None:
             aval = found[0]  # a numpy array in: read, never kept
-            plan = cached(aval, place, (op, aval))
+            plan = _cached(aval, place, (op, aval))
             if plan is not None:
                 return run_plan(plan, op, x)
         return general(x)

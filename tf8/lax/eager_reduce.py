@@ -10,25 +10,24 @@ import numpy as np
 
 from tf8.ops.definition import PLANS
 from tf8.ops.primitive import Aval, aval_of, make_primitive
-from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
+from tf8.traced import TracedTensor, _transform_depth
 
-from .core import apply, write_down
+from .core import apply, leaf
 from .eager import (
     FAST_DTYPES,
-    cached,
     eager_array,
     eager_value,
-    leaf,
     name_like,
-    next_place,
+    on_tapes,
     run_plan,
+    taped_value,
     ufunc_leaf,
 )
 
 __all__ = ["fast_matmul", "fast_reduction"]
 
 _plan_of = PLANS.get
-_depth, _symbolic_now, _tapes_now = _transform_depth.get, _symbolic.get, _tapes.get
+_depth = _transform_depth.get
 _ndarray = np.ndarray
 
 
@@ -36,80 +35,76 @@ def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
     """`general(a, axis=None, dtype=None, keepdims=False)` (numpy's reduction signature) with
     the fast path for one concrete float tensor reduced over all axes, one axis or a tuple of
     them, with or without keepdims: the reduction's cached plan, then a reshape of the result
-    where keepdims asks (numpy's keepdims inserts the same ones)."""
-    place = next_place()  # the full reduction without keepdims: the cached plan on the aval
-    ops: dict[Any, Any] = {}  # ndim -> full reduction; (ndim, axis) -> (primitive, axes)
+    where keepdims asks (numpy's keepdims inserts the same ones). On tapes the two ops are
+    applied, so the tapes write them down."""
+    ops: dict[tuple, tuple] = {}  # (ndim, axis) -> (primitive, normalised axes)
 
     def fn(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:
-        if _depth():
-            out = _reduce_on_tapes(ops, name, a, axis, dtype, keepdims)
-            return general(a, axis, dtype, keepdims) if out is None else out
-        found = eager_array(a) if dtype is None else None
-        if found is not None:
-            aval, value = found
-            ndim = len(aval.shape)
-            if axis is None and not keepdims and ndim:
-                op = ops.get(ndim)
-                if op is None:
-                    op = ops.setdefault(ndim, make_primitive(name, 1, {"axes": (*range(ndim),)}))
-                plan = cached(aval, place, (op, aval))
-                if plan is not None:
-                    return run_plan(plan, op, value)
-            elif ndim and (type(axis) is int or type(axis) is tuple) and type(keepdims) is bool:
-                op_axes = _reduction_op(ops, name, ndim, axis)
-                if op_axes is not None:
-                    op, axes = op_axes
-                    plan = _plan_of((op, aval))
-                    if plan:
-                        out = run_plan(plan, op, value)
-                        if not keepdims:
-                            return out
-                        kept = tuple([1 if i in axes else d for i, d in enumerate(aval.shape)])
-                        return leaf(aval_of(kept, aval.dtype), out._value.reshape(kept))
+        if dtype is None and type(keepdims) is bool:
+            if not _depth():
+                found = eager_array(a)
+                if found is not None:
+                    out = _reduce_now(ops, name, *found, axis, keepdims)
+                    if out is not None:
+                        return out
+            elif type(a) is TracedTensor and taped_value(a):
+                out = _reduce_on_tapes(ops, name, a, axis, keepdims)
+                if out is not None:
+                    return out
         return general(a, axis, dtype, keepdims)
 
     name_like(fn, general)
     return fn
 
 
-def _reduce_on_tapes(ops, name, a, axis, dtype, keepdims) -> TracedTensor | None:
+def _reduce_now(ops, name, aval, value, axis, keepdims) -> TracedTensor | None:
+    """Outside transforms: the reduction's cached plan on `value` (None when there is none
+    yet, or the axis is for the general path to judge)."""
+    op_axes = _reduction_op(ops, name, aval.shape, axis)
+    if op_axes is None:
+        return None
+    op, axes = op_axes
+    plan = _plan_of((op, aval))
+    if not plan:
+        return None
+    out = run_plan(plan, op, value)
+    if not keepdims:
+        return out
+    kept = _kept(aval.shape, axes)
+    return leaf(aval_of(kept, aval.dtype), out._value.reshape(kept))
+
+
+def _reduce_on_tapes(ops, name, a, axis, keepdims) -> TracedTensor | None:
     """On tapes: the reduction (and keepdims' reshape) the general path records, applied so
     the tapes write them down; None when the general path must run."""
-    if (
-        dtype is not None
-        or type(a) is not TracedTensor
-        or a._value is None
-        or a._weak
-        or a.aval.dtype not in FAST_DTYPES
-        or type(keepdims) is not bool
-        or _symbolic_now()
-        or not _tapes_now()
-    ):
-        return None
-    shape = a.aval.shape
-    ndim = len(shape)
-    if not ndim:
-        return None
-    op_axes = _reduction_op(ops, name, ndim, tuple(range(ndim)) if axis is None else axis)
+    op_axes = _reduction_op(ops, name, a.aval.shape, axis)
     if op_axes is None:
         return None
     op, axes = op_axes
     out = apply(op, [a])[0]
     if not keepdims:
         return out
-    kept = tuple([1 if i in axes else d for i, d in enumerate(shape)])
+    kept = _kept(a.aval.shape, axes)
     return apply(make_primitive("reshape", 1, {"shape": kept}), [out])[0]
 
 
-def _reduction_op(ops: dict, name: str, ndim: int, axis: Any) -> tuple | None:
-    """The primitive reducing `axis` of an ndim-d value, with its axes normalised as the
-    general path does (sorted, non-negative); None for an axis the general path must judge
-    (out of range, repeated, empty, not ints)."""
+def _kept(shape: tuple, axes: tuple[int, ...]) -> tuple:
+    """`shape` with the reduced axes kept as ones (keepdims)."""
+    return tuple([1 if i in axes else d for i, d in enumerate(shape)])
+
+
+def _reduction_op(ops: dict, name: str, shape: tuple, axis: Any) -> tuple | None:
+    """The primitive reducing `axis` (None: every axis) of a value of `shape`, with its axes
+    normalised as the general path does (sorted, non-negative); None for what the general
+    path must judge (a 0-d value, an axis out of range, repeated, empty or not an int)."""
+    ndim = len(shape)
     key = (ndim, axis)
     found = ops.get(key)
     if found is None:
-        axes = (axis,) if type(axis) is int else axis
-        if not axes or not all(type(i) is int and -ndim <= i < ndim for i in axes):
+        axes = tuple(range(ndim)) if axis is None else (axis,) if type(axis) is int else axis
+        if type(axes) is not tuple or not axes:
+            return None
+        if not all(type(i) is int and -ndim <= i < ndim for i in axes):
             return None
         axes = tuple(sorted(i % ndim for i in axes))
         if len(set(axes)) != len(axes):
@@ -124,7 +119,7 @@ def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
     """`general(x, y)` (numpy's matmul) with the fast path for concrete float matrices and
     vectors of one dtype — a tensor and a tensor, or a tensor and a numpy array of its dtype:
     outside transforms `a @ b`, which is what the dot_general kernel computes for them; on
-    tapes the dot_general the general path would record, from its cached plan."""
+    tapes the dot_general the general path would record."""
     shapes: dict[tuple, Aval | None] = {}  # the product's aval, by the operands' avals
     dots: dict[int, Any] = {}  # the dot_general matmul records, by the left operand's ndim
 
@@ -163,37 +158,29 @@ def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
 
 
 def _matmul_on_tapes(dots: dict, x: Any, y: Any) -> TracedTensor | None:
-    """On tapes only: the dot_general the general path records for 1-d/2-d float operands of
-    one dtype (one may be a numpy array), computed from its cached plan and written down by
-    the tapes following an operand; None when the general path must run."""
-    tapes = _tapes_now()
-    if not tapes or _symbolic_now():
-        return None
+    """On tapes: the dot_general the general path records for 1-d/2-d float operands of one
+    dtype whose inner sizes agree (one may be a numpy array), applied so the tapes following
+    an operand write it down; None when the general path must run."""
     xs, ys = _tape_operand(x), _tape_operand(y)
-    if xs is None or ys is None or xs.aval.dtype != ys.aval.dtype or xs._weak or ys._weak:
+    if xs is None or ys is None or xs.aval.dtype != ys.aval.dtype:
         return None
-    ndim = len(xs.aval.shape)
-    if not (1 <= ndim <= 2 and 1 <= len(ys.aval.shape) <= 2):
+    xshape, yshape = xs.aval.shape, ys.aval.shape
+    ndim = len(xshape)
+    if not (1 <= ndim <= 2 and 1 <= len(yshape) <= 2) or xshape[-1] != yshape[0]:
         return None
     op = dots.get(ndim)
     if op is None:
         params = {"contracting": ((ndim - 1,), (0,)), "batch": ((), ())}
         op = dots.setdefault(ndim, make_primitive("dot_general", 2, params))
-    plan = _plan_of((op, xs.aval, ys.aval))
-    if not plan:
-        return None
-    out = run_plan(plan, op, xs._value, ys._value)
-    if xs._node is not None or ys._node is not None:
-        write_down(tapes, op, (xs, ys), [out])
-    return out
+    return apply(op, [xs, ys])[0]
 
 
 def _tape_operand(v: Any) -> TracedTensor | None:
-    """A concrete float operand as a TracedTensor: itself, or a numpy array copied (a tape
-    keeps it for the backward pass: later writes to the caller's array must not reach it)."""
+    """A `taped_value` operand: itself, or a numpy float array copied (a tape keeps it for
+    the backward pass: later writes to the caller's array must not reach it)."""
     if type(v) is TracedTensor:
-        return v if v._value is not None and v.aval.dtype in FAST_DTYPES else None
-    if type(v) is _ndarray and v.dtype in FAST_DTYPES:
+        return v if taped_value(v) else None
+    if type(v) is _ndarray and v.dtype in FAST_DTYPES and on_tapes():
         return leaf(aval_of(v.shape, v.dtype), v.copy())
     return None
 
