@@ -96,28 +96,10 @@ def _diagonal(key, op, inputs, outputs, tangents, node) -> bool:
     """The tangent of an elementwise row (`key` in DIAGONAL) on real floats, computed in
     numpy (True when done)."""
     out = outputs[0]
-    if out.aval.dtype.kind != "f":
+    if not real_floats(outputs) or not real_floats(inputs):
         return False
-    for t in inputs:
-        if t.aval.dtype.kind != "f":
-            return False
-    rule = NUMPY_RULES[key]
-    n = len(inputs)
-    xs = [t._value for t in inputs]
-    total = None
-    token = _set_fp_state(FP_IGNORE)  # rules follow IEEE, as kernels do
-    try:
-        for i, t in enumerate(tangents):
-            if t is None:
-                continue
-            part = rule(op, xs, out._value, t._value, _ONLY[n, i])[i]
-            total = part if total is None else total + part
-    finally:
-        _reset_fp_state(token)
-    if total is not None:
-        if type(total) is not np.ndarray or total.dtype != out.aval.dtype:
-            total = np.asarray(total, out.aval.dtype)
-        tag(out, (node[0], node[1], leaf(out.aval, total)))
+    rule, n, xs, y = NUMPY_RULES[key], len(inputs), [t._value for t in inputs], out._value
+    _tangent_sum(out, node, tangents, lambda i, t: rule(op, xs, y, t, _ONLY[n, i])[i])
     return True
 
 
@@ -130,17 +112,22 @@ def _linear(op, inputs, outputs, tangents, node) -> bool:
     plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
     if not plan:
         return False
-    kernel, values = plan[0], [t._value for t in inputs]
+    kernel, xs = plan[0], [t._value for t in inputs]
+    _tangent_sum(outputs[0], node, tangents, lambda i, t: kernel(op, *xs[:i], t, *xs[i + 1 :]))
+    return True
+
+
+def _tangent_sum(out, node, tangents, part) -> None:
+    """Tag `out` with Σ part(i, t_i) over the operands that carry a tangent t_i (numpy
+    arrays; floating-point warnings off: rules follow IEEE, as kernels do)."""
     total = None
     token = _set_fp_state(FP_IGNORE)
     try:
         for i, t in enumerate(tangents):
             if t is not None:
-                part = kernel(op, *values[:i], t._value, *values[i + 1 :])
-                total = part if total is None else total + part
+                p = part(i, t._value)
+                total = p if total is None else total + p
     finally:
         _reset_fp_state(token)
     if total is not None:
-        out = outputs[0]
         tag(out, (node[0], node[1], leaf(out.aval, np.asarray(total, out.aval.dtype))))
-    return True
