@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -84,17 +84,10 @@ def test_threads_sharing_one_program_get_their_own_scratch():
     f = tf8.jit(lambda x: (x * 2.0 + 1.0) * x)
     inputs = [np.full(n, float(i)) for i in range(4)]
     f(inputs[0]), f(inputs[0])  # compiled and optimised before the threads start
-    errors = []
 
     def work(i):
-        for _ in range(5):
-            got = np.asarray(f(inputs[i]))
-            if not np.array_equal(got, (inputs[i] * 2.0 + 1.0) * inputs[i]):
-                errors.append(i)
+        want = (inputs[i] * 2.0 + 1.0) * inputs[i]
+        return all(np.array_equal(np.asarray(f(inputs[i])), want) for _ in range(5))
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    with ThreadPoolExecutor(4) as pool:
+        assert all(pool.map(work, range(4)))

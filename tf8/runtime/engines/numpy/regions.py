@@ -297,7 +297,6 @@ def _emit_loop(gen: CodeGen, region: Region, block: _Block) -> None:
         dtype = gen.aval(total.inputs[0]).dtype
         bounds, merges = pairwise_blocks(size, dtype, BLOCK)
         width = max(hi - lo for lo, hi in bounds)
-        block.body[:0] = [f"    {t} = {t}[: hi - lo]" for t, _ in block.temps]
     else:
         width = min(BLOCK, size)
     params = ["lo", "hi", *block.flat.values(), *block.scalars.values()]
