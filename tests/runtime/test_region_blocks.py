@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tf8
-from tf8.runtime.engines.numpy import blocks, regions
+from tf8.runtime.engines.numpy import blocks
 from tf8.runtime.engines.numpy.blocks import BlockRunner
 
 
@@ -22,7 +22,7 @@ def _runner(size, width):
         return float(np.add.reduce(t0))
 
     bounds = [(lo, min(lo + width, size)) for lo in range(0, size, width)]
-    return BlockRunner(block, bounds, width, (np.dtype(np.float64),), regions.scratch_arrays)
+    return BlockRunner(block, bounds, width, (np.dtype(np.float64),))
 
 
 def test_split_and_serial_blocks_give_the_same_results_in_block_order():
@@ -43,7 +43,7 @@ def test_an_error_in_a_block_reaches_the_caller_and_the_worker_stays_usable():
         return lo
 
     bounds = [(lo, lo + 1024) for lo in range(0, 8 * 1024, 1024)]
-    runner = BlockRunner(block, bounds, 1024, (np.dtype(np.float64),), regions.scratch_arrays)
+    runner = BlockRunner(block, bounds, 1024, (np.dtype(np.float64),))
     with pytest.raises(FloatingPointError, match="second half"):
         runner.split((np.zeros(8 * 1024),))
     ok = _runner(8192, 1024)

@@ -10,7 +10,7 @@ import pytest
 import tf8
 import tf8.numpy as tnp
 from tf8 import GraphCompiler, Runtime
-from tf8.runtime.engines.numpy import blocksum, regions
+from tf8.runtime.engines.numpy import blocks, blocksum, regions
 from tf8.runtime.engines.numpy.blocksum import SUMMABLE, lane_exact, pairwise_blocks, tree_sum
 
 N = 5 * regions.BLOCK + 1234  # several segments, none a multiple of the SIMD width
@@ -235,9 +235,9 @@ def test_threads_share_a_prepared_fused_sum():
 def test_scratch_arrays_start_on_a_cache_line_and_do_not_overlap():
     dtypes = tuple(np.dtype(d) for d in ("int8", "float64", "complex64", "bool", "float32"))
     for size in (1, 100, 4097):
-        arrays = regions.scratch_arrays(size, dtypes)
+        arrays = blocks.scratch_arrays(size, dtypes)
         for a, dtype in zip(arrays, dtypes, strict=True):
             assert a.shape == (size,) and a.dtype == dtype and a.flags.writeable
-            assert a.ctypes.data % regions.ALIGN == 0 and a.flags.c_contiguous
+            assert a.ctypes.data % blocks.ALIGN == 0 and a.flags.c_contiguous
         for a, b in zip(arrays, arrays[1:]):
             assert a.ctypes.data + a.nbytes <= b.ctypes.data

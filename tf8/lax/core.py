@@ -143,13 +143,7 @@ def write_down(tapes: tuple, op: Any, inputs: Sequence[TracedTensor], outputs: l
 def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
     """The cached plan of `op` on these inputs' avals (see `_infer`), made when new."""
     try:
-        n = len(inputs)
-        if n == 1:
-            plan = _plan_of((op, inputs[0].aval))
-        elif n == 2:
-            plan = _plan_of((op, inputs[0].aval, inputs[1].aval))
-        else:
-            plan = _plan_of((op, *[t.aval for t in inputs]))
+        plan = _plan_of((op, *[t.aval for t in inputs]))
     except TypeError:  # an unhashable parameter somewhere
         plan = False
     if plan is None:

@@ -85,14 +85,12 @@ except ImportError:  # pragma: no cover - other numpy layouts: the public contex
 
 
 def _unary(fn: Callable[[np.ndarray], Any]) -> Kernel:
-    kernel = lambda op, x: fn(x)  # noqa: E731
-    kernel.direct = fn  # type: ignore[attr-defined]  # eager dispatch may call fn itself
-    return kernel
+    return lambda op, x: fn(x)
 
 
 def _binary(fn: Callable[[np.ndarray, np.ndarray], Any]) -> Kernel:
     kernel = lambda op, x, y: fn(x, y)  # noqa: E731
-    kernel.direct = fn  # type: ignore[attr-defined]
+    kernel.direct = fn  # type: ignore[attr-defined]  # the eager fast path calls fn itself
     return kernel
 
 

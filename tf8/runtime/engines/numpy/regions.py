@@ -63,7 +63,6 @@ if TYPE_CHECKING:
 
 BLOCK = 32 * 1024
 MIN_ELEMENTS = 64 * 1024
-ALIGN = 64  # bytes: scratch arrays start on a cache line
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,20 +272,6 @@ def _reusable(gen, inst, steps, dying, location, dtype) -> str | None:
     return None
 
 
-def scratch_arrays(size: int, dtypes: tuple[np.dtype, ...]) -> list[np.ndarray]:
-    """Uninitialised 1-D arrays of `size` elements, one per dtype, carved from one allocation,
-    each starting on a 64-byte boundary (a cache line: SIMD loads and stores never straddle
-    two: misaligned blocks measured up to 10-15% slower in a loop micro-benchmark)."""
-    spans = [-(-size * np.dtype(d).itemsize // ALIGN) * ALIGN for d in dtypes]
-    raw = np.empty(sum(spans) + ALIGN, np.uint8)
-    start = -raw.ctypes.data % ALIGN
-    arrays = []
-    for dtype, span in zip(dtypes, spans):
-        arrays.append(raw[start : start + size * np.dtype(dtype).itemsize].view(dtype))
-        start += span
-    return arrays
-
-
 def _emit_loop(gen: CodeGen, region: Region, block: _Block) -> None:
     """Define the block function; in run, flatten the operands, allocate, loop (fixed blocks
     and a tail, or the segments of a fused sum, whose partial sums are then added up)."""
@@ -321,7 +306,7 @@ def _emit_loop(gen: CodeGen, region: Region, block: _Block) -> None:
         bounds = [(lo, lo + width) for lo in range(0, full, width)]
         bounds += [(full, size)] if size % width else []
     dtypes = tuple(np.dtype(d) for _, d in block.temps)
-    runner = BlockRunner(gen.namespace[tag], bounds, width, dtypes, scratch_arrays)
+    runner = BlockRunner(gen.namespace[tag], bounds, width, dtypes)
     blocks = gen.global_("run", runner, f"{tag}_blocks")
     fixed = "".join(local[p] + ", " for p in params[2:] if not p.startswith("t"))
     if region.summed:
