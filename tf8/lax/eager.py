@@ -59,6 +59,7 @@ _plan_of = PLANS.get  # bound once: the table is emptied and refilled in place, 
 _set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
 _depth, _symbolic_now, _tapes_now = _transform_depth.get, _symbolic.get, _tapes.get
 _ndarray = np.ndarray
+_setflags = np.ndarray.setflags
 
 _places = itertools.count()  # each fast function's place in `Aval.fast_plans`
 
@@ -135,7 +136,11 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                             value = direct(a, b) if direct is not None else plan[0](op, a, b)
                         finally:
                             _reset_fp_state(token)
-                        out = leaf(plan[1][0], value)
+                        if type(value) is not _ndarray:  # `leaf`, inlined (0.1 µs an op)
+                            value = np.asarray(value)
+                        _setflags(value, write=False)
+                        out = TracedTensor(None, plan[1][0], None)
+                        out._value = value
                         if tapes and (x._node is not None or y._node is not None):
                             write_down(tapes, op, (x, y), [out])
                         return out
