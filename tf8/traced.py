@@ -35,6 +35,8 @@ from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, concrete_array
 from tf8.ops.primitive import Aval, aval_of
 from tf8.ops.shapes import Dim, as_dim
 
+_setflags = np.ndarray.setflags  # cheaper than `value.flags.writeable = False`
+
 _uids = itertools.count(1)
 _key_lock = threading.Lock()
 
@@ -323,9 +325,15 @@ class TracedTensor:
             )
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        """The value, read-only as JAX arrays are: tf8 freezes a value when it leaves (values
+        inside are never written, so ops need not pay for the flag); a writeable copy when
+        numpy asks for one (`np.array(t)`) or for another dtype."""
         self._refuse_if_differentiated("converting to a numpy array", TracerArrayConversionError)
         value = self._concrete("Converting to a numpy array")
-        return value if dtype is None else value.astype(dtype)
+        if copy or (dtype is not None and np.dtype(dtype) != value.dtype):
+            return value.astype(value.dtype if dtype is None else dtype)
+        _setflags(value, write=False)
+        return value
 
     def _scalar(self, kind: str) -> np.ndarray:
         if self.aval.shape != () and self.size != 1:
@@ -412,12 +420,12 @@ def tensor(array: Any, name: str | None = None) -> TracedTensor:
     """A leaf bound to concrete data (a *default binding*, not part of the structure)."""
     if isinstance(array, TracedTensor):
         return array
-    value = concrete_array(array)
-    if value is array or not value.flags.owndata:
-        # JAX copies too: later writes to `array` (or to a buffer it views) must not leak in
-        value = value.copy()
-    if value.flags.writeable:
-        value.flags.writeable = False
+    if type(array) is np.ndarray and array.dtype in dt.DTYPES:
+        value = array.copy()  # JAX copies too: later writes to `array` must not leak in
+    else:
+        value = concrete_array(array)
+        if value is array or not value.flags.owndata:  # nor writes to a buffer it views
+            value = value.copy()
     aval = aval_of(value.shape, value.dtype)
     if name is None:  # a concrete value, as an eager op's result: its leaf is made if needed
         t = TracedTensor(None, aval, None)

@@ -212,22 +212,17 @@ def _run(op: Any, kernel: Any, values: list) -> Any:
         restore_fp_errors(token)
 
 
-_setflags = np.ndarray.setflags  # cheaper than `value.flags.writeable = False` per op
-
-
-def _frozen(value: Any) -> np.ndarray:
-    """A kernel result as a read-only array, as JAX arrays are (a 0-d ufunc result is a
-    numpy scalar: it becomes a 0-d array; clearing a flag already clear is allowed)."""
-    if type(value) is not np.ndarray:
-        value = np.asarray(value)
-    _setflags(value, write=False)
-    return value
+def _array(value: Any) -> np.ndarray:
+    """A kernel result as an array (a 0-d ufunc result is a numpy scalar: a 0-d array). It is
+    not made read-only here: no one outside tf8 holds it, and tf8 never writes into a value;
+    it is frozen when it leaves (`TracedTensor.__array__`), as JAX arrays are read-only."""
+    return value if type(value) is np.ndarray else np.array(value)
 
 
 def leaf(aval: Aval, value: Any) -> TracedTensor:
-    """A kernel's result as a read-only concrete leaf of `aval` (no key, no graph)."""
+    """A kernel's result as a concrete leaf of `aval` (no key, no graph)."""
     out = TracedTensor(None, aval, None)
-    out._value = _frozen(value)
+    out._value = value if type(value) is np.ndarray else np.array(value)  # (a scalar)
     return out
 
 
@@ -281,7 +276,7 @@ def _record(
             table = _values.get()
             result = _run(op, plan[0], [t._value for t in inputs])
             for out, value in zip(outputs, result if len(avals) > 1 else (result,)):
-                out._value = value = _frozen(value)
+                out._value = value = _array(value)
                 if table is not None:
                     remember_value(table, out._key, value)
     if inputs and inputs[0]._weak:

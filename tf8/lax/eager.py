@@ -5,8 +5,9 @@ no-jit loop (`acc = acc * x + x`, `tnp.sin(t)`, `tnp.sum(t)`, `h @ m`, `float(t)
 the generality of the tf8.numpy layer above it on every op: promotion, broadcasting, a list
 of values, a plan lookup keyed by a tuple. The wrappers here put a narrow test in front of a
 public function: concrete, strongly typed float or complex operands, no symbolic trace, no
-transform other than tapes. Then the op runs at once, with floating-point warnings off, and
-its result is a read-only concrete leaf: exactly what the general path returns.
+transform other than tapes. Then the op runs at once, without floating-point warnings
+(`kernels.quiet_numpy`), and its result is a concrete leaf: exactly what the general path
+returns (read-only when it leaves tf8, see `TracedTensor.__array__`).
 
 - Operands of one aval, and one-operand ops, use the op's cached plan — the one `apply` made
   the first time it met these avals — kept at a place on the aval.
@@ -36,7 +37,7 @@ import numpy as np
 
 from tf8.ops import dtypes as dt
 from tf8.ops.definition import PLANS
-from tf8.ops.kernels import FP_IGNORE, FP_STATE
+from tf8.ops.kernels import QUIET_RUN, quiet_numpy, quietly
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
 
@@ -56,10 +57,9 @@ __all__ = [
 ]
 
 _plan_of = PLANS.get  # bound once: the table is emptied and refilled in place, never replaced
-_set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
+_quiet_run = QUIET_RUN
 _depth, _symbolic_now, _tapes_now = _transform_depth.get, _symbolic.get, _tapes.get
 _ndarray = np.ndarray
-_setflags = np.ndarray.setflags
 
 _places = itertools.count()  # each fast function's place in `Aval.fast_plans`
 
@@ -93,13 +93,12 @@ def _cached(aval: Aval, place: int, key: tuple) -> Any:
 
 
 def run_plan(plan: tuple, op: Any, *values: np.ndarray) -> TracedTensor:
-    """The plan's kernel on `values`, floating-point warnings off, as a concrete leaf."""
-    token = _set_fp_state(FP_IGNORE)
-    try:
-        value = plan[0](op, *values)
-    finally:
-        _reset_fp_state(token)
-    return leaf(plan[1][0], value)
+    """The plan's kernel on `values` (the numpy function it wraps, when it has one),
+    floating-point warnings off, as a concrete leaf."""
+    direct = plan[2]
+    if direct is not None:
+        return leaf(plan[1][0], quiet_numpy(direct, *values))
+    return leaf(plan[1][0], quietly(plan[0], op, *values))
 
 
 def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
@@ -131,14 +130,15 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                         plan = _plan(aval, place, (op, aval, aval))
                     if plan is not None:
                         direct = plan[2]
-                        token = _set_fp_state(FP_IGNORE)
-                        try:
-                            value = direct(a, b) if direct is not None else plan[0](op, a, b)
-                        finally:
-                            _reset_fp_state(token)
-                        if type(value) is not _ndarray:  # `leaf`, inlined (0.1 µs an op)
-                            value = np.asarray(value)
-                        _setflags(value, write=False)
+                        if direct is not None:
+                            try:  # `quiet_numpy`, inlined
+                                value = _quiet_run(direct, a, b)
+                            except RuntimeError:
+                                value = quietly(direct, a, b)
+                        else:
+                            value = quietly(plan[0], op, a, b)
+                        if type(value) is not _ndarray:  # `leaf`, inlined
+                            value = np.array(value)
                         out = TracedTensor(None, plan[1][0], None)
                         out._value = value
                         if tapes and (x._node is not None or y._node is not None):
@@ -272,12 +272,7 @@ def _broadcast_aval(shapes: dict, ax: Aval, ay: Aval) -> Aval | None:
 
 def ufunc_leaf(ufunc: np.ufunc, aval: Aval, a: Any, b: Any) -> TracedTensor:
     """`ufunc(a, b)`, floating-point warnings off, as a concrete leaf of `aval`."""
-    token = _set_fp_state(FP_IGNORE)
-    try:
-        value = ufunc(a, b)
-    finally:
-        _reset_fp_state(token)
-    return leaf(aval, value)
+    return leaf(aval, quiet_numpy(ufunc, a, b))
 
 
 def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ops.definition import PLANS
+from tf8.ops.kernels import quiet_numpy
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.traced import TracedTensor, _transform_depth
 
@@ -19,14 +19,14 @@ from .eager import (
     eager_value,
     name_like,
     on_tapes,
-    run_plan,
     taped_value,
     ufunc_leaf,
 )
 
 __all__ = ["fast_matmul", "fast_reduction"]
 
-_plan_of = PLANS.get
+_AXES = (int, tuple)  # the axis types the fast path reads (others: the general path judges)
+_REDUCE = {"reduce_sum": np.add.reduce}  # the reductions with a fast path, by primitive
 _depth = _transform_depth.get
 _ndarray = np.ndarray
 
@@ -38,13 +38,14 @@ def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
     where keepdims asks (numpy's keepdims inserts the same ones). On tapes the two ops are
     applied, so the tapes write them down."""
     ops: dict[tuple, tuple] = {}  # (ndim, axis) -> (primitive, normalised axes)
+    done: dict[tuple, tuple] = {}  # (aval, axis, keepdims) -> (axes, the result's aval)
 
     def fn(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:
-        if dtype is None and type(keepdims) is bool:
+        if dtype is None and type(keepdims) is bool and (axis is None or type(axis) in _AXES):
             if not _depth():
                 found = eager_array(a)
                 if found is not None:
-                    out = _reduce_now(ops, name, *found, axis, keepdims)
+                    out = _reduce_now(done, ops, name, *found, axis, keepdims)
                     if out is not None:
                         return out
             elif type(a) is TracedTensor and taped_value(a):
@@ -57,21 +58,27 @@ def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
     return fn
 
 
-def _reduce_now(ops, name, aval, value, axis, keepdims) -> TracedTensor | None:
-    """Outside transforms: the reduction's cached plan on `value` (None when there is none
-    yet, or the axis is for the general path to judge)."""
-    op_axes = _reduction_op(ops, name, aval.shape, axis)
-    if op_axes is None:
-        return None
-    op, axes = op_axes
-    plan = _plan_of((op, aval))
-    if not plan:
-        return None
-    out = run_plan(plan, op, value)
-    if not keepdims:
-        return out
-    kept = _kept(aval.shape, axes)
-    return leaf(aval_of(kept, aval.dtype), out._value.reshape(kept))
+def _reduce_now(done, ops, name, aval, value, axis, keepdims) -> TracedTensor | None:
+    """Outside transforms: numpy's reduction of `value` (on floats, what the kernel computes)
+    as a leaf of the reduced aval, kept per (aval, axis, keepdims) in `done`; None when the
+    axis is for the general path to judge."""
+    key = (aval, axis, keepdims)
+    found = done.get(key)
+    if found is None:
+        op_axes = _reduction_op(ops, name, aval.shape, axis)
+        if op_axes is None:
+            return None
+        axes = op_axes[1]
+        if keepdims:
+            shape = _kept(aval.shape, axes)
+        else:
+            shape = tuple([d for i, d in enumerate(aval.shape) if i not in axes])
+        found = (axes, aval_of(shape, aval.dtype))
+        if len(done) >= 512:  # bounded, as every cache is
+            done.clear()
+        done[key] = found
+    reduce = _REDUCE[name]  # ufunc.reduce(array, axis, dtype, out, keepdims)
+    return leaf(found[1], quiet_numpy(reduce, value, found[0], None, None, keepdims))
 
 
 def _reduce_on_tapes(ops, name, a, axis, keepdims) -> TracedTensor | None:

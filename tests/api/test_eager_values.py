@@ -1,0 +1,138 @@
+"""What an eager value promises, now that ops no longer pay for it one by one.
+
+- A value is read-only when it leaves tf8 (`np.asarray`), as JAX arrays are; `np.array`
+  gives a writeable copy that shares nothing with the value.
+- No numpy floating-point warning or error escapes an eager op, whatever numpy's error state
+  and the warning filters say (IEEE results are values, as in JAX), in any thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import tf8
+import tf8.numpy as tnp
+
+
+def _eager(x):
+    t = tf8.tensor(x)
+    return t * t + t  # the one-aval fast path (after its first call makes the plan)
+
+
+@pytest.mark.parametrize("calls", [1, 3])
+def test_an_exported_value_is_read_only_and_np_array_copies(calls):
+    x = np.arange(4.0)
+    for _ in range(calls):
+        y = _eager(x)
+    exported = np.asarray(y)
+    assert not exported.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        exported[0] = 7.0
+    copy = np.array(y)
+    assert copy.flags.writeable and not np.shares_memory(copy, exported)
+    copy[0] = 7.0
+    np.testing.assert_array_equal(np.asarray(y), x * x + x)
+    assert np.asarray(y, dtype=np.float32).dtype == np.float32  # another dtype: a copy
+    assert not np.asarray(y).flags.writeable
+
+
+def test_a_value_captured_by_jit_is_not_aliased_by_its_output():
+    c = tf8.tensor(np.arange(3.0)) * 2.0
+    out = tf8.jit(lambda x: c)(np.zeros(3))
+    assert not np.shares_memory(out, np.asarray(c))
+    if out.flags.writeable:
+        out[0] = 99.0
+    np.testing.assert_array_equal(np.asarray(c), [0.0, 2.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(tf8.jit(lambda x: c + x)(np.zeros(3))), [0, 2, 4])
+
+
+def test_tensor_copies_its_input_so_later_writes_do_not_leak_in():
+    x = np.arange(3.0)
+    t = tf8.tensor(x)
+    x[0] = 5.0
+    assert float(t[0]) == 0.0
+
+
+_SPECIAL = np.array([1.0, 0.0, -1.0, np.inf, np.nan, 1e308])
+
+
+def _program(xp, t, zero, x: np.ndarray) -> list:
+    return [
+        t / zero,  # divide by zero, invalid (0/0)
+        t * t,  # overflow
+        t - t,  # inf - inf
+        xp.log(t - 1.0),  # log of negatives and zero
+        xp.sqrt(-t),
+        xp.sum(t * 1e308),
+        xp.sum(t * t, axis=0, keepdims=True),
+        t @ t,
+        t / 0.0,
+        x / zero,  # a numpy array and a tensor
+    ]
+
+
+def _every_fast_path(x: np.ndarray) -> list:
+    return _program(tnp, tf8.tensor(x), tf8.tensor(np.zeros_like(x)), x)
+
+
+def _expected(x: np.ndarray) -> list:
+    with np.errstate(all="ignore"):
+        return _program(np, x, np.zeros_like(x), x)
+
+
+def _check(results: list, x: np.ndarray) -> None:
+    for got, want in zip(results, _expected(x)):
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("mode", ["raise", "warn", "call", "ignore"])
+def test_no_floating_point_warning_or_error_escapes_an_eager_op(mode):
+    calls = []
+    _every_fast_path(_SPECIAL)  # first calls make the plans the fast paths then use
+    old_call = np.seterrcall(lambda kind, flag: calls.append(kind))
+    old = np.seterr(all=mode)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for _ in range(2):
+                _check(_every_fast_path(_SPECIAL), _SPECIAL)
+    finally:
+        np.seterr(**old)
+        np.seterrcall(old_call)
+    assert calls == []
+
+
+def test_warnings_stay_off_in_threads_that_compute_at_once():
+    big = np.tile(_SPECIAL, 20_000)  # large: numpy releases the GIL, threads overlap
+    _every_fast_path(big)
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                for _ in range(5):
+                    _check(_every_fast_path(big), big)
+        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+
+
+def test_the_users_error_state_is_left_as_it_was():
+    before = np.geterr()
+    with np.errstate(divide="raise"):
+        _every_fast_path(_SPECIAL)
+        assert np.geterr()["divide"] == "raise"
+        with pytest.raises(FloatingPointError):
+            np.float64(1.0) / np.zeros(1)
+    assert np.geterr() == before
