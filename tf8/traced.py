@@ -296,11 +296,8 @@ class TracedTensor:
         return self._value  # type: ignore[return-value]
 
     def _memoise(self, value: np.ndarray) -> None:
-        """Remember the value (read-only, as JAX arrays are); outside transforms, later work
-        reads it as a bound leaf."""
-        if value.flags.writeable:
-            value = value.view()
-            value.flags.writeable = False
+        """Remember the value (made read-only when it leaves tf8, see `__array__`); outside
+        transforms, later work reads it as a bound leaf."""
         self._value = value
         if in_transform() or _symbolic.get():  # a recorded graph keeps its structure
             return

@@ -125,9 +125,7 @@ def _fill(like: TracedTensor, value: float | int) -> TracedTensor:
     """`value` in `like`'s dtype and shape: a concrete array when computing op by op (no
     transform), else a structural constant broadcast (what promotion would record)."""
     if like._value is not None and eager_now():
-        array = np.full(like.shape, value, like.dtype)
-        array.flags.writeable = False
-        return concrete(array, like.aval)
+        return concrete(np.full(like.shape, value, like.dtype), like.aval)
     return broadcast_to(constant(np.asarray(value, like.dtype)), like.shape)
 
 

@@ -98,9 +98,8 @@ def getitem(x: Any, index: Any) -> TracedTensor:
         and type(x.aval.shape[0]) is int
         and -x.aval.shape[0] <= index < x.aval.shape[0]
         and eager_now()
-    ):  # op by op, an integer index is numpy's (a view of a read-only array)
+    ):  # op by op, an integer index is numpy's (a view; read-only when it leaves tf8)
         value = np.asarray(x._value[index])
-        value.flags.writeable = False
         out = concrete(value, aval_of(value.shape, value.dtype))
         out._weak = x._weak
         return out
