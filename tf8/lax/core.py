@@ -20,7 +20,7 @@ import numpy as np
 from tf8.errors import GraphError
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops.definition import PLANS, definition, infer, remember_plan
-from tf8.ops.kernels import FP_IGNORE, FP_STATE, ignore_fp_errors, restore_fp_errors
+from tf8.ops.fpstate import FP_IGNORE, FP_STATE, ignore_fp_errors, restore_fp_errors
 from tf8.ops.leaves import Bindings, merge_binding_dicts
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic

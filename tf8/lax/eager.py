@@ -37,7 +37,7 @@ import numpy as np
 
 from tf8.ops import dtypes as dt
 from tf8.ops.definition import PLANS
-from tf8.ops.kernels import QUIET_RUN, quiet_numpy, quietly
+from tf8.ops.fpstate import QUIET_RUN, quiet_numpy, quietly
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
 

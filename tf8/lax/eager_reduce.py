@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ops.kernels import quiet_numpy
+from tf8.ops.fpstate import quiet_numpy
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.traced import TracedTensor, _transform_depth
 

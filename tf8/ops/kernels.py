@@ -6,7 +6,6 @@ of int32), and follow numpy's semantics where numpy has the operation.
 
 from __future__ import annotations
 
-import contextvars
 import importlib
 import math
 from collections.abc import Callable
@@ -16,6 +15,15 @@ import numpy as np
 
 from tf8.errors import ShapeGuardError
 from tf8.ops import dtypes as dt
+from tf8.ops.fpstate import (  # noqa: F401 - kernels' callers import these from here too
+    FP_IGNORE,
+    FP_STATE,
+    QUIET_RUN,
+    ignore_fp_errors,
+    quiet_numpy,
+    quietly,
+    restore_fp_errors,
+)
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.primitive import Primitive
 
@@ -43,76 +51,6 @@ def _polygamma(op: Any, n: np.ndarray, x: np.ndarray) -> np.ndarray:
     valid = (n >= 0) & (n == np.floor(n))
     out = _scipy_special().polygamma(np.where(valid, n, 0).astype(np.int64), x)
     return np.where(valid, out, np.nan).astype(x.dtype)
-
-
-try:  # numpy >= 2 keeps the error state in a context variable: set it without errstate's cost
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
-
-    _IGNORE = _make_extobj(all="ignore")
-    FP_STATE, FP_IGNORE = _extobj_contextvar, _IGNORE  # for callers inlining the two below
-
-    def ignore_fp_errors() -> Any:
-        """Silence numpy's floating-point warnings (kernels follow IEEE: inf, nan); returns the
-        token `restore_fp_errors` takes."""
-        return _extobj_contextvar.set(_IGNORE)
-
-    def restore_fp_errors(token: Any) -> None:
-        _extobj_contextvar.reset(token)
-
-except ImportError:  # pragma: no cover - other numpy layouts: the public context manager
-
-    class _ErrState:
-        """errstate behind the set/reset interface of a context variable."""
-
-        @staticmethod
-        def set(_: Any) -> Any:
-            state = np.errstate(all="ignore")
-            state.__enter__()
-            return state
-
-        @staticmethod
-        def reset(token: Any) -> None:
-            token.__exit__(None, None, None)
-
-    FP_STATE, FP_IGNORE = _ErrState, None
-
-    def ignore_fp_errors() -> Any:
-        state = np.errstate(all="ignore")
-        state.__enter__()
-        return state
-
-    def restore_fp_errors(token: Any) -> None:
-        token.__exit__(None, None, None)
-
-
-def quietly(fn: Callable[..., Any], *args: Any) -> Any:
-    """`fn(*args)` without numpy's floating-point warnings or errors (kernels follow IEEE)."""
-    token = FP_STATE.set(FP_IGNORE)
-    try:
-        return fn(*args)
-    finally:
-        FP_STATE.reset(token)
-
-
-# A private context holding only numpy's quiet error state: entering it for one call costs
-# 0.04 µs where setting and resetting the state costs 0.13–0.27 µs, a third of a small op.
-# Only for numpy's own functions (a ufunc, its reduce): code run in it sees none of tf8's
-# context variables. A context is entered by one thread at a time: while another thread is
-# inside (numpy releases the GIL in its loops), `quiet_numpy` falls back to `quietly`.
-if FP_IGNORE is not None:
-    _QUIET = contextvars.Context()
-    _QUIET.run(FP_STATE.set, FP_IGNORE)
-    QUIET_RUN = _QUIET.run
-else:  # pragma: no cover - other numpy layouts: errstate is not a context variable
-    QUIET_RUN = quietly
-
-
-def quiet_numpy(fn: Callable[..., Any], *args: Any) -> Any:
-    """`quietly(fn, *args)` for a numpy function `fn`, in the quiet context when it is free."""
-    try:
-        return QUIET_RUN(fn, *args)
-    except RuntimeError:  # the context is entered (another thread); or `fn` raised: again
-        return quietly(fn, *args)
 
 
 def _unary(fn: Callable[[np.ndarray], Any]) -> Kernel:

@@ -28,7 +28,7 @@ import numpy as np
 from tf8.errors import ChunkingError
 from tf8.ops.catalog import CATALOG, Category
 from tf8.ops.definition import definition, infer
-from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
+from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
 from tf8.ops.primitive import Aval
 
 Kernel = Callable[..., Any]
