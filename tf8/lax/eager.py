@@ -70,21 +70,26 @@ FAST_DTYPES = frozenset([*dt.FLOATS, *dt.COMPLEXES])
 
 def _plan(aval: Aval, place: int, key: tuple) -> Any:
     """The plan `apply` cached under `key`, kept at `place` in the aval's fast plans (they
-    never change: a plan depends on the op and the avals alone). None if there is none yet."""
-    plan = _plan_of(key)
-    if plan:
+    never change: a plan depends on the op and the avals alone); False, kept too, for an
+    aval whose dtype is not one of FAST_DTYPES; None if there is no plan yet."""
+    if aval.dtype in FAST_DTYPES:
+        plan = _plan_of(key)
+        if not plan:
+            return None
         # (kernel, output avals, the numpy function a `_unary`/`_binary` kernel wraps)
         plan = (plan[0], plan[1], getattr(plan[0], "direct", None))
-        plans = aval.fast_plans
-        if len(plans) <= place:
-            plans.extend([None] * (place + 1 - len(plans)))
-        plans[place] = plan
-        return plan
-    return None
+    else:
+        plan = False
+    plans = aval.fast_plans
+    if len(plans) <= place:
+        plans.extend([None] * (place + 1 - len(plans)))
+    plans[place] = plan
+    return plan
 
 
 def _cached(aval: Aval, place: int, key: tuple) -> Any:
-    """The plan at `place` in the aval's fast plans, fetched from `apply`'s table if new."""
+    """The plan at `place` in the aval's fast plans, fetched from `apply`'s table if new
+    (False or None: none)."""
     try:
         plan = aval.fast_plans[place]
     except IndexError:
@@ -111,24 +116,20 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
     shapes: dict[tuple[Aval, Aval], Aval | None] = {}  # broadcast results, by operand avals
 
     def fn(x: Any, y: Any) -> TracedTensor:
-        depth = _depth()
         if type(x) is TracedTensor and type(y) is TracedTensor:
             aval = x.aval
-            if (
-                aval is y.aval
-                and aval.dtype in FAST_DTYPES
-                and not (x._weak or y._weak or _symbolic_now())
-            ):
+            if aval is y.aval:
+                try:  # `_cached` and `run_plan`, inlined: the hottest path
+                    plan = aval.fast_plans[place]
+                except IndexError:
+                    plan = None
+                if plan is None:
+                    plan = _plan(aval, place, (op, aval, aval))
                 a, b = x._value, y._value
-                tapes = _tapes_now() if depth else ()
-                if a is not None and b is not None and (tapes or not depth):
-                    try:  # `_cached` and `run_plan`, inlined: the hottest path
-                        plan = aval.fast_plans[place]
-                    except IndexError:
-                        plan = None
-                    if plan is None:
-                        plan = _plan(aval, place, (op, aval, aval))
-                    if plan is not None:
+                if plan and a is not None and b is not None and not (x._weak or y._weak):
+                    depth = _depth()
+                    tapes = _tapes_now() if depth else ()
+                    if (tapes or not depth) and not _symbolic_now():
                         direct = plan[2]
                         if direct is not None:
                             try:  # `quiet_numpy`, inlined
@@ -144,6 +145,7 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                         if tapes and (x._node is not None or y._node is not None):
                             write_down(tapes, op, (x, y), [out])
                         return out
+        depth = _depth()
         if depth:
             # on tapes: the constant or broadcast the general path makes, then the op
             if _weak_number(y) and type(x) is TracedTensor and taped_value(x):
@@ -281,14 +283,14 @@ def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:
 
     def fn(x: Any) -> TracedTensor:
         if type(x) is TracedTensor:
-            aval = x.aval
-            if aval.dtype in FAST_DTYPES and not (x._weak or _symbolic_now()):
-                a = x._value
-                depth = _depth()
-                tapes = _tapes_now() if depth else ()
-                if a is not None and (tapes or not depth):
-                    plan = _cached(aval, place, (op, aval))
-                    if plan is not None:
+            a = x._value
+            if a is not None and not x._weak:
+                aval = x.aval
+                plan = _cached(aval, place, (op, aval))  # (only FAST_DTYPES have one)
+                if plan:
+                    depth = _depth()
+                    tapes = _tapes_now() if depth else ()
+                    if (tapes or not depth) and not _symbolic_now():
                         out = run_plan(plan, op, a)
                         if tapes and x._node is not None:
                             write_down(tapes, op, (x,), [out])
@@ -296,7 +298,7 @@ def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:
         elif type(x) is _ndarray and (found := eager_array(x)) is not None:
             aval = found[0]  # a numpy array in: read, never kept
             plan = _cached(aval, place, (op, aval))
-            if plan is not None:
+            if plan:
                 return run_plan(plan, op, x)
         return general(x)
 
