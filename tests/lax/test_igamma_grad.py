@@ -55,7 +55,7 @@ def test_random_gamma_grad_is_the_implicit_derivative():
     u = sp.gammainc(a, x)
     inner = (u > 1e-10) & (u < 1 - 1e-10)  # where gammaincinv is well conditioned
     h = 1e-6 * a[inner]
-    quantile_da = (sp.gammaincinv(a[inner] + h, u[inner]) - sp.gammaincinv(a[inner] - h, u[inner]))
+    quantile_da = sp.gammaincinv(a[inner] + h, u[inner]) - sp.gammaincinv(a[inner] - h, u[inner])
     np.testing.assert_allclose(got[inner], quantile_da / (2 * h), rtol=1e-5)
 
 
