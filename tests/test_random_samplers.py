@@ -17,7 +17,7 @@ from scipy import stats
 import tf8
 import tf8.numpy as tnp
 import tf8.random as random
-from tf8.errors import DifferentiationError, DTypeError, ParameterError, ShapeError
+from tf8.errors import DTypeError, ParameterError, ShapeError
 
 F32 = np.float32
 COV = np.array([[2.0, 0.5], [0.5, 1.0]])
@@ -312,23 +312,6 @@ def test_reparameterised_samplers_differentiate_in_their_location_and_scale():
     tf8.check_grads(loss, (np.array([0.5, -0.2]),), order=2)
     grad_scale = tf8.grad(lambda s: tnp.sum(random.rayleigh(key(), s, (4,))))(2.0)
     np.testing.assert_allclose(grad_scale, np.sum(np.asarray(random.rayleigh(key(), 1.0, (4,)))))
-
-
-@pytest.mark.parametrize(
-    "sampler",
-    [
-        random.gamma,
-        random.loggamma,
-        lambda k, a: random.beta(k, a, 2.0),
-        lambda k, a: random.t(k, a),
-        lambda k, a: random.chisquare(k, a),
-    ],
-)
-def test_gamma_derivatives_in_the_shape_are_refused(sampler):
-    with pytest.raises(DifferentiationError, match="shape parameter"):
-        tf8.grad(lambda a: tnp.sum(sampler(key(), a)))(2.0)
-    with pytest.raises(DifferentiationError, match="shape parameter"):
-        tf8.jvp(lambda a: tnp.sum(sampler(key(), a)), (2.0,), (1.0,))
 
 
 # --- errors -----------------------------------------------------------------------------------

@@ -135,6 +135,6 @@ def test_scipy_ufuncs_dispatch_on_traced_values() -> None:
 
 def test_non_differentiable_operands_raise() -> None:
     with pytest.raises(errors.DifferentiationError, match="respect to a"):
-        tf8.grad(lambda a: special.gammainc(a, 1.0))(2.0)
+        tf8.grad(tf8.grad(lambda a: special.gammainc(a, 1.0)))(2.0)  # first order: JAX's
     with pytest.raises(ValueError, match="exact"):
         special.factorial(3.0, exact=True)

@@ -232,8 +232,12 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "digamma": AdCase(each(positive)),
     "polygamma": AdCase(each(np.floor, positive), constant_operands=(0,)),  # whole n
     "zeta": AdCase(constant_operands=(0,)),
-    "igamma": AdCase(constant_operands=(0,)),  # the catalog case is in the domain
+    # in the domain; a is differentiated to first order only (igamma_grad_a has no rule, as in
+    # JAX): tests/lax/test_igamma_grad.py checks it
+    "igamma": AdCase(constant_operands=(0,)),
     "igammac": AdCase(constant_operands=(0,)),
+    "igamma_grad_a": AdCase(constant_operands=(0, 1)),  # JAX has no rule either
+    "random_gamma_grad": AdCase(constant_operands=(0, 1)),
     "betainc": AdCase(constant_operands=(0, 1)),
     "bessel_i0e": AdCase(each(away_from_zero)),  # a kink at 0
     "bessel_i1e": _SMOOTH,

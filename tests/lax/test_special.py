@@ -44,8 +44,9 @@ def test_incomplete_gamma_and_beta_derivatives_in_x():
 @pytest.mark.parametrize(
     "call, operand",
     [
-        (lambda a: lax.igamma(a, 1.0), "a"),
-        (lambda a: lax.igammac(a, 1.0), "a"),
+        (lambda a: tf8.grad(lambda b: lax.igamma(b, 1.0))(a), "a"),  # igamma_grad_a's
+        (lambda x: lax.igamma_grad_a(2.0, x), "x"),
+        (lambda a: lax.random_gamma_grad(a, 1.0), "a"),
         (lambda n: lax.polygamma(n, 1.0), "n"),
         (lambda a: lax.betainc(a, 2.0, 0.5), "a"),
         (lambda x: lax.zeta(x, 1.5), "x"),

@@ -1,8 +1,11 @@
 """Partial derivatives of the special-function rows (ndtri, lgamma, digamma, polygamma, zeta,
-igamma, igammac, betainc, bessel_i0e, bessel_i1e), in the form `defjvp_elementwise` takes: one
-per operand, `partial(*primals, out)`. Each is written in primitives that have rules
-themselves, so derivatives of every order follow. As in JAX, polygamma is not differentiated
-in n, zeta in x, igamma/igammac in a, betainc in a and b: asking raises DifferentiationError.
+igamma, igammac, igamma_grad_a, random_gamma_grad, betainc, bessel_i0e, bessel_i1e), in the
+form `defjvp_elementwise` takes: one per operand, `partial(*primals, out)`. Each is written in
+primitives that have rules themselves, so derivatives of every order follow, except where a
+partial is not implemented: as in JAX, polygamma in n, zeta in x, betainc in a and b; and
+igamma_grad_a and random_gamma_grad (JAX gives igamma_grad_a no rule, and differentiates
+random_gamma_grad only through its loops in forward mode). Asking raises DifferentiationError.
+igamma and igammac are differentiated in a through igamma_grad_a, as in JAX.
 """
 
 from __future__ import annotations
@@ -19,14 +22,15 @@ from tf8.lax.core import apply1
 
 Partial = Callable[..., Any]
 _SQRT_2PI = math.sqrt(2 * math.pi)
+_LOOPS = "JAX differentiates its loops in forward mode only; tf8 computes it in one kernel"
 
 
-def _not_differentiable(name: str, operand: str) -> Callable[..., Any]:
+def _not_differentiable(name: str, operand: str, why: str = "as in JAX") -> Callable[..., Any]:
     """The partial of an operand JAX does not differentiate either: a clear error."""
 
     def partial(*args: Any) -> Any:
         raise DifferentiationError(
-            f"{name}: the derivative with respect to {operand} is not implemented (as in JAX); "
+            f"{name}: the derivative with respect to {operand} is not implemented ({why}); "
             f"stop_gradient({operand}) or keep it constant"
         )
 
@@ -66,10 +70,18 @@ SPECIAL_PARTIALS: dict[str, tuple[Partial, ...]] = {
         _not_differentiable("zeta", "x"),
         lambda x, q, out: neg(mul(x, apply1("zeta", [add(x, 1.0), q]))),
     ),
-    "igamma": (_not_differentiable("igamma", "a"), _igamma_dx),
+    "igamma": (lambda a, x, out: apply1("igamma_grad_a", [a, x]), _igamma_dx),
     "igammac": (
-        _not_differentiable("igammac", "a"),
+        lambda a, x, out: neg(apply1("igamma_grad_a", [a, x])),
         lambda a, x, out: neg(_igamma_dx(a, x, out)),
+    ),
+    "igamma_grad_a": (
+        _not_differentiable("igamma_grad_a", "a", "JAX has no rule either"),
+        _not_differentiable("igamma_grad_a", "x", "JAX has no rule either"),
+    ),
+    "random_gamma_grad": (
+        _not_differentiable("random_gamma_grad", "a", _LOOPS),
+        _not_differentiable("random_gamma_grad", "x", _LOOPS),
     ),
     "betainc": (
         _not_differentiable("betainc", "a"),

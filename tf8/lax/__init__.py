@@ -97,9 +97,11 @@ from .special import (
     betainc,
     digamma,
     igamma,
+    igamma_grad_a,
     igammac,
     lgamma,
     ndtri,
     polygamma,
+    random_gamma_grad,
     zeta,
 )

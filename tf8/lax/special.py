@@ -1,5 +1,6 @@
 """JAX's `lax` special functions on tf8's special-function rows (kernels from scipy.special,
-imported when first used): lgamma, digamma, polygamma, zeta, igamma, igammac, betainc,
+imported when first used): lgamma, digamma, polygamma, zeta, igamma, igammac,
+igamma_grad_a, random_gamma_grad, betainc,
 bessel_i0e, bessel_i1e, and ndtri (erf and erf_inv are in `ops`). Operands share one float
 dtype and shape."""
 
@@ -20,6 +21,8 @@ bessel_i1e = _unary("bessel_i1e")
 polygamma = _binary("polygamma")
 igamma = _binary("igamma")
 igammac = _binary("igammac")
+igamma_grad_a = _binary("igamma_grad_a")
+random_gamma_grad = _binary("random_gamma_grad")
 zeta = _binary("zeta")
 
 
@@ -35,8 +38,10 @@ __all__ = [
     "digamma",
     "igamma",
     "igammac",
+    "igamma_grad_a",
     "lgamma",
     "ndtri",
     "polygamma",
+    "random_gamma_grad",
     "zeta",
 ]

@@ -25,6 +25,7 @@ from tf8.ops.fpstate import (  # noqa: F401 - kernels' callers import these from
     restore_fp_errors,
 )
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
+from tf8.ops.igamma_grad_kernels import igamma_grad_a_kernel, random_gamma_grad_kernel
 from tf8.ops.primitive import Primitive
 
 Kernel = Callable[..., np.ndarray]
@@ -371,6 +372,8 @@ KERNELS: dict[str, Kernel] = {
     "zeta": _special("zeta"),
     "igamma": _special("gammainc"),
     "igammac": _special("gammaincc"),
+    "igamma_grad_a": igamma_grad_a_kernel,
+    "random_gamma_grad": random_gamma_grad_kernel,
     "betainc": _special("betainc"),
     "bessel_i0e": _special("i0e"),
     "bessel_i1e": _special("i1e"),

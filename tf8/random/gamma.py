@@ -17,11 +17,12 @@ import numpy as np
 
 import tf8.numpy as tnp
 from tf8 import lax
-from tf8.errors import DifferentiationError, ShapeError
+from tf8.errors import ShapeError
 from tf8.random.basic import _as_float, _normal, _param_shape, _start, _uniform
 from tf8.random.continuous import _exponential, rademacher
+from tf8.random.gamma_jvp import implicit_gamma_draw, shape_constant
 from tf8.random.keys import Shape, _shape, _split
-from tf8.traced import TracedTensor, differentiated_argument
+from tf8.traced import TracedTensor
 
 _SQUEEZE = 0.0331  # Marsaglia-Tsang's squeeze constant
 
@@ -91,32 +92,27 @@ def _gamma_batch(keys: TracedTensor, alpha: TracedTensor, log_space: bool) -> Tr
 
 
 def _gamma(
-    key: TracedTensor, a: Any, shape: tuple, dtype: np.dtype, log_space: bool, name: str
+    key: TracedTensor, a: Any, shape: tuple, dtype: np.dtype, log_space: bool
 ) -> TracedTensor:
+    """Gamma(a) draws of `shape` (their logs when `log_space`), differentiable in `a` as JAX's
+    are: implicitly, the quantile held fixed (tf8.random.gamma_jvp), not through the loops."""
     a = tnp.broadcast_to(_as_float(a, dtype), shape)
-    argument = differentiated_argument(a)
-    if argument is not None:  # the loop's own derivative would be silently wrong
-        raise DifferentiationError(
-            f"{name}: derivatives of gamma draws with respect to the shape parameter (here "
-            f"{argument}) are not implemented in tf8 (JAX differentiates the sample implicitly "
-            "through the incomplete gamma function); pass the parameter as a constant"
-        )
     size = int(np.prod(shape))
     keys = _split(key, size)
-    draws = _gamma_batch(keys, lax.reshape(a, (size,)), log_space)
-    return lax.reshape(draws, shape)
+    draws = _gamma_batch(keys, lax.reshape(shape_constant(a), (size,)), log_space)
+    return implicit_gamma_draw(lax.reshape(draws, shape), a, log_space)
 
 
 def gamma(key: Any, a: Any, shape: Shape | None = None, dtype: Any = None) -> TracedTensor:
     """Gamma(a) draws with unit scale (Marsaglia-Tsang, one key per element, as JAX)."""
     key, dtype = _start("gamma", key, dtype)
-    return _gamma(key, a, _param_shape("gamma", shape, a=a), dtype, False, "gamma")
+    return _gamma(key, a, _param_shape("gamma", shape, a=a), dtype, False)
 
 
 def loggamma(key: Any, a: Any, shape: Shape | None = None, dtype: Any = None) -> TracedTensor:
     """log of Gamma(a) draws, computed in log space (accurate for small `a`)."""
     key, dtype = _start("loggamma", key, dtype)
-    return _gamma(key, a, _param_shape("loggamma", shape, a=a), dtype, True, "loggamma")
+    return _gamma(key, a, _param_shape("loggamma", shape, a=a), dtype, True)
 
 
 def beta(key: Any, a: Any, b: Any, shape: Shape | None = None, dtype: Any = None):
@@ -124,8 +120,8 @@ def beta(key: Any, a: Any, b: Any, shape: Shape | None = None, dtype: Any = None
     key, dtype = _start("beta", key, dtype)
     shape = _param_shape("beta", shape, a=a, b=b)
     key_a, key_b = _split(key, 2)
-    log_a = _gamma(key_a, a, shape, dtype, True, "beta")
-    log_b = _gamma(key_b, b, shape, dtype, True, "beta")
+    log_a = _gamma(key_a, a, shape, dtype, True)
+    log_b = _gamma(key_b, b, shape, dtype, True)
     top = tnp.maximum(log_a, log_b)
     scaled_a, scaled_b = tnp.exp(tnp.subtract(log_a, top)), tnp.exp(tnp.subtract(log_b, top))
     return tnp.divide(scaled_a, tnp.add(scaled_a, scaled_b))
@@ -139,7 +135,7 @@ def dirichlet(key: Any, alpha: Any, shape: Shape | None = None, dtype: Any = Non
         raise ShapeError(f"dirichlet: alpha must have at least one axis, got shape {alpha.shape}")
     batch = tuple(alpha.shape[:-1])
     batch = _param_shape("dirichlet", shape, **{"alpha's batch axes": np.empty(batch, np.bool_)})
-    logs = _gamma(key, alpha, (*batch, alpha.shape[-1]), dtype, True, "dirichlet")
+    logs = _gamma(key, alpha, (*batch, alpha.shape[-1]), dtype, True)
     shifted = tnp.subtract(logs, tnp.max(logs, axis=-1, keepdims=True))
     weights = tnp.exp(shifted)
     return tnp.divide(weights, tnp.sum(weights, axis=-1, keepdims=True))
@@ -152,7 +148,7 @@ def t(key: Any, df: Any, shape: Shape | None = None, dtype: Any = None) -> Trace
     key_n, key_g = _split(key, 2)
     half_df = tnp.divide(_as_float(df, dtype), np.array(2, dtype))
     n = _normal(key_n, shape, dtype)
-    g = _gamma(key_g, half_df, shape, dtype, False, "t")
+    g = _gamma(key_g, half_df, shape, dtype, False)
     return tnp.multiply(n, tnp.sqrt(tnp.divide(half_df, g)))
 
 
@@ -161,9 +157,7 @@ def chisquare(key: Any, df: Any, shape: Shape | None = None, dtype: Any = None):
     key, dtype = _start("chisquare", key, dtype)
     shape = _param_shape("chisquare", shape, df=df)
     half_df = tnp.divide(_as_float(df, dtype), np.array(2, dtype))
-    return tnp.multiply(
-        tnp.exp(_gamma(key, half_df, shape, dtype, True, "chisquare")), np.array(2, dtype)
-    )
+    return tnp.multiply(tnp.exp(_gamma(key, half_df, shape, dtype, True)), np.array(2, dtype))
 
 
 def generalized_normal(key: Any, p: Any, shape: Shape = (), dtype: Any = None):
@@ -175,7 +169,7 @@ def generalized_normal(key: Any, p: Any, shape: Shape = (), dtype: Any = None):
 def _generalized_normal(key, p, shape, dtype):
     key_g, key_r = _split(key, 2)
     inverse = tnp.divide(1, _as_float(p, dtype))
-    g = _gamma(key_g, inverse, shape, dtype, False, "generalized_normal")
+    g = _gamma(key_g, inverse, shape, dtype, False)
     signs = rademacher(key_r, shape, dtype)
     return tnp.multiply(signs, tnp.power(g, inverse))
 
