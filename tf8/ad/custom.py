@@ -15,33 +15,12 @@ from tf8 import tree
 from tf8.errors import DifferentiationError, TreeStructureError
 from tf8.lax.builders import materialize
 from tf8.lax.core import apply
+from tf8.lax.stop import StopGradient, stop_gradient  # noqa: F401 - tf8.ad's names too
 from tf8.ops.extension import ExtensionOp
 from tf8.ops.primitive import Aval
 
 from .arguments import as_traced, check_callable
 from .transforms import shapes_match
-
-
-class StopGradient(ExtensionOp):
-    """Identity whose derivative is zero."""
-
-    family = "tf8.ad.v1"
-    name = "stop_gradient"
-    stops_derivative = True  # float() of its result is fine under grad, as in JAX
-
-    def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
-        return (avals[0],)
-
-    def kernel(self, op: ExtensionOp, x: Any) -> Any:
-        return x
-
-    def jvp(self, op, primals, outputs, tangents):
-        return [None]
-
-
-def stop_gradient(x: Any) -> Any:
-    """x, with derivatives blocked (a pytree of arrays is accepted)."""
-    return tree.tree_map(lambda leaf: apply(StopGradient((), 1), [as_traced(leaf)])[0], x)
 
 
 class _Marker(ExtensionOp):

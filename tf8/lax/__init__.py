@@ -105,3 +105,4 @@ from .special import (
     random_gamma_grad,
     zeta,
 )
+from .stop import stop_gradient
