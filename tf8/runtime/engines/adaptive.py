@@ -6,7 +6,9 @@ loaded one (other processes on the cores) a parallel loop waits for its slowest 
 can run several times slower than the serial one. Which wins changes with the load, so it
 is measured on the calls themselves: `Faster` calls the variant with the lower recent time
 and tries the other now and then — the slower it has been, the more rarely, so that a
-variant ten times slower costs a fraction of a percent.
+variant ten times slower costs a fraction of a percent. Each variant's first PROBES calls
+come every RETRY calls whatever it measured: one call slowed by a load spike (or by
+first-use costs) would otherwise set it aside for hundreds of calls.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 SMOOTHING = 0.3  # weight of a slower newest time in a variant's running average
 RETRY = 4  # calls between tries of the other variant, times (its time / the best's)²
 RETRY_MAX = 1024
+PROBES = 3  # calls of each variant before its time decides how rarely it is tried
 
 
 class Faster:
@@ -39,6 +42,8 @@ class Faster:
         self.count += 1
         best = self.best
         ratio = self.times[1 - best] / self.times[best] if self.times[best] else 0.0
+        if self.calls[1 - best] < PROBES:
+            ratio = min(ratio, 1.0)
         k = best
         if self.count - self.last_try >= min(RETRY_MAX, RETRY * ratio * ratio):
             k, self.last_try = 1 - best, self.count
