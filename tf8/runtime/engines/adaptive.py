@@ -5,10 +5,10 @@ On an idle machine a loop of a million elements runs about twice as fast on two 
 loaded one (other processes on the cores) a parallel loop waits for its slowest thread and
 can run several times slower than the serial one. Which wins changes with the load, so it
 is measured on the calls themselves: `Faster` calls the variant with the lower median time
-over its last RECENT calls and tries the other now and then — the slower it has been, the more rarely, so that a
-variant ten times slower costs a fraction of a percent. Each variant's first PROBES calls
-come every RETRY calls whatever it measured: one call slowed by a load spike (or by
-first-use costs) would otherwise set it aside for hundreds of calls.
+over its last RECENT calls and tries the other now and then — the slower it has been, the
+more rarely, so that a variant ten times slower costs a fraction of a percent. Each
+variant's first PROBES calls come every RETRY calls whatever it measured: one call slowed by
+a load spike (or by first-use costs) would otherwise set it aside for hundreds of calls.
 """
 
 from __future__ import annotations
