@@ -1,8 +1,11 @@
-"""A region's blocks on one thread or split with a worker (blocks.py): the same bits."""
+"""A region's blocks on one thread or shared with a worker (blocks.py): the same bits."""
 
 from __future__ import annotations
 
+import contextvars
 import os
+import threading
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -91,3 +94,99 @@ def test_threads_sharing_one_program_get_their_own_scratch():
 
     with ThreadPoolExecutor(4) as pool:
         assert all(pool.map(work, range(4)))
+
+
+def _recording_runner(size, width):
+    """A runner whose blocks note the thread that computed them."""
+    threads = {}
+
+    def block(lo, hi, x, t0):
+        threads[lo] = threading.get_ident()
+        np.multiply(x[lo:hi], 2.0, t0[: hi - lo])
+        return float(np.add.reduce(t0[: hi - lo]))
+
+    bounds = [(lo, min(lo + width, size)) for lo in range(0, size, width)]
+    return BlockRunner(block, bounds, width, (np.dtype(np.float64),)), threads
+
+
+def test_the_caller_computes_every_block_when_the_worker_is_busy():
+    """Blocks are dealt out as threads ask: a stalled worker costs the caller nothing."""
+    runner, threads = _recording_runner(64 * 1024, 4096)
+    x = np.arange(64 * 1024, dtype=np.float64)
+    release, started = threading.Event(), threading.Event()
+
+    class Stall:  # a job that holds the worker until released
+        context = contextvars.copy_context()
+
+        def help(self):
+            started.set()
+            release.wait(30)
+
+    blocks._jobs().put(Stall())
+    assert started.wait(30)
+    try:
+        parts = runner.split((x,))  # returns although the worker never takes a block
+    finally:
+        release.set()
+    assert set(threads.values()) == {threading.get_ident()}
+    assert parts == [float(np.add.reduce(x[lo:hi] * 2.0)) for lo, hi in runner.bounds]
+
+
+def test_shared_blocks_are_each_computed_once_in_block_order():
+    runner, threads = _recording_runner(blocks.PARALLEL_MIN + 999, 4096)
+    x = np.random.default_rng(2).normal(size=blocks.PARALLEL_MIN + 999)
+    for _ in range(20):
+        threads.clear()
+        assert runner.split((x,)) == runner.serial((x,))
+        assert sorted(threads) == [lo for lo, _ in runner.bounds]
+
+
+def test_the_worker_runs_in_the_callers_numpy_error_state():
+    def block(lo, hi, x, t0):
+        np.divide(x[lo:hi], 0.0, t0[: hi - lo])  # divide by zero in every block
+        return lo
+
+    bounds = [(lo, lo + 1024) for lo in range(0, 16 * 1024, 1024)]
+    runner = BlockRunner(block, bounds, 1024, (np.dtype(np.float64),))
+    x = np.ones(16 * 1024)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(all="ignore"):  # the engine's quiet state: silent in both threads
+            for _ in range(10):
+                assert runner.split((x,)) == [lo for lo, _ in bounds]
+    with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+        runner.split((x,))
+
+
+def test_a_jitted_division_by_zero_is_quiet_in_both_variants():
+    n = blocks.PARALLEL_MIN + 5
+    f = tf8.jit(lambda x: (x / 0.0) * x)
+    x = np.ones(n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        results = [np.asarray(f(x)) for _ in range(12)]  # Faster tries both variants
+    assert all(np.isposinf(r).all() for r in results)
+
+
+def test_scratch_is_lent_to_one_call_at_a_time_and_kept_up_to_a_bound(monkeypatch):
+    scratch = blocks._Scratch()
+    dtypes = (np.dtype(np.float64), np.dtype(np.int32))
+    first = scratch.take(1000, dtypes)
+    nested = scratch.take(1000, dtypes)  # while `first` is lent: other arrays
+    assert not any(np.shares_memory(a, b) for a in first for b in nested)
+    scratch.give_back(1000, dtypes, first)
+    scratch.give_back(1000, dtypes, nested)  # one set per key is kept
+    again = scratch.take(1000, dtypes)
+    assert all(a is b for a, b in zip(again, first))
+    monkeypatch.setattr(blocks, "SCRATCH_BYTES", 1000)
+    scratch.give_back(1000, dtypes, again)  # 12 kB: over the bound, not kept
+    assert scratch.kept == {} and scratch.bytes == 0
+
+
+def test_one_usable_core_keeps_large_regions_serial(monkeypatch):
+    if hasattr(os, "sched_getaffinity"):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    else:
+        monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    runner = _runner(blocks.PARALLEL_MIN, 4096)
+    assert runner.run == runner.serial

@@ -4,9 +4,11 @@ engine's prange loops, the numpy engine's blocked regions).
 On an idle machine a loop of a million elements runs about twice as fast on two cores; on a
 loaded one (other processes on the cores) a parallel loop waits for its slowest thread and
 can run several times slower than the serial one. Which wins changes with the load, so it
-is measured on the calls themselves: `Faster` calls the variant with the lower recent time
-and tries the other now and then — the slower it has been, the more rarely, so that a
-variant ten times slower costs a fraction of a percent.
+is measured on the calls themselves: `Faster` calls the variant with the lower median time
+over its last RECENT calls and tries the other now and then — the slower it has been, the
+more rarely, so that a variant ten times slower costs a fraction of a percent. Each
+variant's first PROBES calls come every RETRY calls whatever it measured: one call slowed by
+a load spike (or by first-use costs) would otherwise set it aside for hundreds of calls.
 """
 
 from __future__ import annotations
@@ -15,21 +17,23 @@ from collections.abc import Callable
 from time import perf_counter
 from typing import Any
 
-SMOOTHING = 0.3  # weight of a slower newest time in a variant's running average
+RECENT = 5  # a variant's time: the median of its last RECENT calls
 RETRY = 4  # calls between tries of the other variant, times (its time / the best's)²
 RETRY_MAX = 1024
+PROBES = 3  # calls of each variant before its time decides how rarely it is tried
 
 
 class Faster:
     """Calls whichever of `serial` and `parallel` (the same function, compiled both ways)
-    has run faster recently; `.times` holds their running average times (s), `.calls` the
-    number of calls to each."""
+    has run faster recently; `.times` holds their recent median times (s, 0.0 before the
+    first call), `.calls` the number of calls to each."""
 
-    __slots__ = ("variants", "times", "calls", "best", "last_try", "count")
+    __slots__ = ("variants", "recent", "times", "calls", "best", "last_try", "count")
 
     def __init__(self, serial: Callable[..., Any], parallel: Callable[..., Any]) -> None:
         self.variants = (serial, parallel)
-        self.times = [0.0, 0.0]  # 0.0: not measured yet
+        self.recent: tuple[list[float], list[float]] = ([], [])  # newest last
+        self.times = [0.0, 0.0]
         self.calls = [0, 0]
         self.best = 0
         self.last_try = 0  # the call that last ran the other variant
@@ -39,16 +43,21 @@ class Faster:
         self.count += 1
         best = self.best
         ratio = self.times[1 - best] / self.times[best] if self.times[best] else 0.0
+        if self.calls[1 - best] < PROBES:
+            ratio = min(ratio, 1.0)
         k = best
         if self.count - self.last_try >= min(RETRY_MAX, RETRY * ratio * ratio):
             k, self.last_try = 1 - best, self.count
         start = perf_counter()
         result = self.variants[k](*args)
         elapsed = perf_counter() - start
-        old = self.times[k]
-        # noise only adds time (a descheduled thread, a cold cache): a faster call counts
-        # at once, a slower one moves the average by SMOOTHING
-        self.times[k] = elapsed if not old or elapsed < old else old + SMOOTHING * (elapsed - old)
+        # the median, not the minimum: on a loaded machine two threads sometimes both get a
+        # core (a fast minimum) while most of their calls wait for one (a slow median)
+        recent = self.recent[k]
+        recent.append(elapsed)
+        if len(recent) > RECENT:
+            del recent[0]
+        self.times[k] = sorted(recent)[(len(recent) - 1) // 2]
         self.calls[k] += 1
         if self.times[k] < self.times[1 - k] or not self.times[1 - k]:
             self.best = k

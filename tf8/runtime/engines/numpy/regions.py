@@ -27,8 +27,8 @@ multiples of the SIMD width, so only LANE_EXACT ops may be in the region. Other 
 run after the blocked loop, on the full array.
 
 A region's blocks run through blocks.py's BlockRunner: on the calling thread, or — for a
-large region, when that has been faster recently — split in halves, the second on a worker
-thread (numpy releases the GIL in its loops), with the same results bit for bit.
+large region, when that has been faster recently — shared with a worker thread, each taking
+the next block (numpy releases the GIL in its loops), with the same results bit for bit.
 
 Regions need concrete shapes of at least MIN_ELEMENTS elements (below that, per-call
 overhead dominates and op-by-op with buffer reuse is faster) and at least two ops; any number
