@@ -15,14 +15,13 @@ from typing import Any
 import numpy as np
 
 from tf8.lax.builders import convert
-from tf8.lax.core import leaf
 from tf8.lax.values import node_of, tag
 from tf8.ops.definition import PLANS, definition
 from tf8.ops.kernels import FP_IGNORE, FP_STATE
 from tf8.traced import TracedTensor, _tapes
 
 from .linearize import JVP
-from .tape_rules import NUMPY_RULES, real_floats
+from .tape_rules import NUMPY_RULES
 
 __all__ = ["ForwardTape"]
 
@@ -48,18 +47,21 @@ class ForwardTape:
         if d.stops_derivative:
             return
         tangents = []
-        for t in inputs:
-            n = node_of(t, self)
-            tangents.append(None if n is None else n[2])
+        for t in inputs:  # each input's tangent (`node_of`, inlined: the hot path)
+            tangent = None
+            nodes = t._node
+            if nodes is not None:
+                for n in nodes:
+                    if n[0] is self:
+                        tangent = n[2]
+                        break
+            tangents.append(tangent)
         tapes = _tapes.get()
-        if tapes[0] is self:  # outermost: the tangent in numpy where a rule allows it
+        if tapes[0] is self and len(outputs) == 1:  # outermost: in numpy where a rule allows
             key = d.rule_key
-            if key in DIAGONAL:
-                if _diagonal(key, op, inputs, outputs, tangents, node):
-                    return
-            elif (d.linear and len(inputs) == 1) or key == "dot_general":
-                if _linear(op, inputs, outputs, tangents, node):
-                    return
+            kind = _NUMPY_KIND.get(key) or (_LINEAR if d.linear and len(inputs) == 1 else 0)
+            if kind and _numpy_tangent(kind, key, op, inputs, outputs[0], tangents, node):
+                return
         # the rule's own ops are seen by the enclosing tapes only (JAX's trace levels)
         token = _tapes.set(tapes[: tapes.index(self)])
         try:
@@ -91,35 +93,35 @@ DIAGONAL = frozenset(
 # needs masks by (operand count, operand): one operand's share of the tangent at a time
 _ONLY = {(n, i): [j == i for j in range(n)] for n in (1, 2, 3) for i in range(n)}
 
+# How the outermost forward tape computes a row's tangent in numpy: DIAGONAL rows by their
+# numpy VJP rule, one-operand linear rows and dot_general by the primal's own kernel.
+_DIAGONAL, _LINEAR = 1, 2
+_NUMPY_KIND: dict[Any, int] = dict.fromkeys(DIAGONAL, _DIAGONAL)
+_NUMPY_KIND["dot_general"] = _LINEAR
 
-def _diagonal(key, op, inputs, outputs, tangents, node) -> bool:
-    """The tangent of an elementwise row (`key` in DIAGONAL) on real floats, computed in
-    numpy (True when done)."""
-    out = outputs[0]
-    if not real_floats(outputs) or not real_floats(inputs):
+
+def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
+    """The tangent of a one-output row of `_NUMPY_KIND` on real floats, computed in numpy
+    and tagged on `out` (True when done): the sum over the operands carrying a tangent t_i
+    of the row's J_i·t_i, with floating-point warnings off (rules follow IEEE, as kernels do).
+    """
+    if out.aval.dtype.kind != "f":
         return False
-    rule, n, xs, y = NUMPY_RULES[key], len(inputs), [t._value for t in inputs], out._value
-    _tangent_sum(out, node, tangents, lambda i, t: rule(op, xs, y, t, _ONLY[n, i])[i])
-    return True
-
-
-def _linear(op, inputs, outputs, tangents, node) -> bool:
-    """The tangent of a one-operand linear row (sum, reshape, broadcast, transpose, slice,
-    ...) — the op's own kernel on the tangent — or of dot_general, bilinear — the kernel on
-    (tx, y) plus on (x, ty) — on real floats, computed in numpy (True when done)."""
-    if len(outputs) != 1 or not real_floats(inputs) or not real_floats(outputs):
-        return False
-    plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
-    if not plan:
-        return False
-    kernel, xs = plan[0], [t._value for t in inputs]
-    _tangent_sum(outputs[0], node, tangents, lambda i, t: kernel(op, *xs[:i], t, *xs[i + 1 :]))
-    return True
-
-
-def _tangent_sum(out, node, tangents, part) -> None:
-    """Tag `out` with Σ part(i, t_i) over the operands that carry a tangent t_i (numpy
-    arrays; floating-point warnings off: rules follow IEEE, as kernels do)."""
+    xs = []
+    for t in inputs:
+        if t.aval.dtype.kind != "f":
+            return False
+        xs.append(t._value)
+    if kind == _DIAGONAL:
+        rule, y, only = NUMPY_RULES[key], out._value, _ONLY
+        n = len(inputs)
+        part = lambda i, t: rule(op, xs, y, t, only[n, i])[i]  # noqa: E731
+    else:
+        plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
+        if not plan:
+            return False
+        kernel = plan[0]
+        part = lambda i, t: kernel(op, *xs[:i], t, *xs[i + 1 :])  # noqa: E731
     total = None
     token = _set_fp_state(FP_IGNORE)
     try:
@@ -130,4 +132,12 @@ def _tangent_sum(out, node, tangents, part) -> None:
     finally:
         _reset_fp_state(token)
     if total is not None:
-        tag(out, (node[0], node[1], leaf(out.aval, np.asarray(total, out.aval.dtype))))
+        aval = out.aval
+        if type(total) is not np.ndarray or total.dtype != aval.dtype:
+            total = np.asarray(total, aval.dtype)
+        tangent = TracedTensor(None, aval, None)  # `leaf`, inlined
+        tangent._value = total
+        previous = out._node
+        n = (node[0], node[1], tangent)
+        out._node = (n,) if previous is None else (*previous, n)  # `tag`, inlined
+    return True

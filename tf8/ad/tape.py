@@ -54,12 +54,13 @@ class Tape:
         self, op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], node: tuple
     ) -> None:
         """`op` ran on `inputs` (one of them taped, with `node`) giving `outputs`."""
-        if definition(op).stops_derivative:
+        d = definition(op)
+        if d.stops_derivative:
             return
         for out in outputs:
             if out.aval.dtype.kind in "fc":
                 tag(out, node)
-        self.entries.append((op, tuple(inputs), outputs))
+        self.entries.append((op, tuple(inputs), outputs, d.rule_key))
 
     def backward(
         self,
@@ -83,7 +84,7 @@ class Tape:
         return [table.get(id(leaf)) for leaf in leaves]
 
     def _walk_back(self, table: dict[int, Any], nested: bool) -> None:
-        for op, inputs, outs in reversed(self.entries):
+        for op, inputs, outs, key in reversed(self.entries):
             if len(outs) == 1:
                 ct = table.pop(id(outs[0]), None)
                 if ct is None:
@@ -93,10 +94,27 @@ class Tape:
                 cts = [table.pop(id(o), None) for o in outs]
                 if all(c is None for c in cts):
                     continue
-            needs = [self._owns(t) for t in inputs]
-            for t, need, c in zip(inputs, needs, op_vjp(op, inputs, outs, cts, needs, nested)):
+            needs = []
+            for t in inputs:  # `_owns`, inlined: the hot path
+                owned = False
+                nodes = t._node
+                if nodes is not None:
+                    for n in nodes:
+                        if n[0] is self:
+                            owned = True
+                            break
+                needs.append(owned)
+            found = op_vjp(op, inputs, outs, cts, needs, nested, key)
+            for t, need, c in zip(inputs, needs, found):
                 if need and c is not None:
-                    _accumulate(table, t, c, nested)
+                    if nested:
+                        _accumulate(table, t, c, nested)
+                        continue
+                    dtype = t.aval.dtype  # `_accumulate` on numpy, inlined
+                    if getattr(c, "dtype", None) != dtype:
+                        c = np.asarray(c, dtype)
+                    previous = table.get(id(t))
+                    table[id(t)] = c if previous is None else previous + c
 
     def _owns(self, t: TracedTensor) -> bool:
         return t._node is not None and node_of(t, self) is not None
@@ -139,10 +157,12 @@ def run_on_tape(
     what: str,
     tape: Any = None,
     tangents: Sequence[TracedTensor] | None = None,
+    flat: Sequence[tuple[Any, list[TracedTensor]]] | None = None,
 ) -> tuple[Any, list[TracedTensor], Any, list]:
     """Run `fun` with the argnums arguments' leaves replaced by taped concrete leaves:
     (tape, those leaves, the output, each argument's (treedef, leaf count)). `tape` is a new
-    `Tape` by default; forward mode passes its own and each leaf's tangent."""
+    `Tape` by default; forward mode passes its own and each leaf's tangent. `flat` holds
+    each argnums argument's (treedef, leaves as TracedTensors) when the caller has them."""
     argnums = [i % len(args) for i in argnums]
     tape = Tape() if tape is None else tape
     outer = _tapes.get()
@@ -150,19 +170,25 @@ def run_on_tape(
     leaves: list[TracedTensor] = []
     defs = []
     call_args = list(args)
-    for i in argnums:
-        flat, treedef = tree.tree_flatten(args[i])
+    for position, i in enumerate(argnums):
+        if flat is None:
+            values, treedef = tree.tree_flatten(args[i])
+        else:
+            treedef, values = flat[position]
+        part = treedef.num_leaves > 1
         taped = []
-        for j, value in enumerate(flat):
+        for j, value in enumerate(values):
             original = as_traced(value)
             if original._node is not None and outer:
                 # a value enclosing tapes follow: the leaf is a copy they see it make
                 leaf = apply(_same(original), [original])[0]
             else:
                 leaf = concrete(original._value, original.aval)
-            part = f" (leaf {j} of its pytree)" if treedef.num_leaves > 1 else ""
+            where = f"argument {i} of {what}({name})"
+            if part:
+                where += f" (leaf {j} of its pytree)"
             tangent = None if tangents is None else tangents[len(leaves) + j]
-            tag(leaf, (tape, f"argument {i} of {what}({name}){part}", tangent))
+            tag(leaf, (tape, where, tangent))
             taped.append(leaf)
         leaves.extend(taped)
         defs.append((treedef, len(taped)))

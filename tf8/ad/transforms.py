@@ -252,15 +252,21 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
 
 def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tuple[Any, Any]:
     """jvp op by op (tf8.ad.forward): tangents computed beside the values as ops run."""
-    p_flat = [as_traced(p) for p in tree.tree_leaves(list(primals))]
+    flat, p_flat = [], []
+    for p in primals:  # each primal flattened once, its leaves made TracedTensors once
+        leaves, treedef = tree.tree_flatten(p)
+        traced = [as_traced(leaf) for leaf in leaves]
+        flat.append((treedef, traced))
+        p_flat.extend(traced)
     given = _checked_tangents(p_flat, tangents)
-    if any(t._value is None for t in given):
-        raise NeedGraph("a traced tangent")
+    for t in given:
+        if t._value is None:
+            raise NeedGraph("a traced tangent")
     nums = tuple(range(len(primals)))
     forward = ForwardTape()
     # an integer primal carries no tangent (as on the graph path)
     carried = [t if dt.is_inexact(p.dtype) else None for p, t in zip(p_flat, given)]
-    _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, carried)
+    _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, carried, flat)
     outs, out_def = _flat_outputs(out)
     values = results([*outs, *[forward.tangent(o) for o in outs]], [*outs, *outs])
     n = len(outs)
@@ -275,7 +281,7 @@ def _checked_tangents(primals: Sequence[TracedTensor], tangents: Sequence[Any]) 
         raise TreeStructureError("jvp: tangents do not have the structure of primals")
     given = [_like_dtype(t, p.dtype, "jvp tangent") for t, p in zip(t_flat, primals)]
     for p, t in zip(primals, given):
-        if not shapes_match(p.shape, t.shape):
+        if p.aval.shape != t.aval.shape and not shapes_match(p.shape, t.shape):
             raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
     return given
 
