@@ -113,22 +113,26 @@ def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
             return False
         xs.append(t._value)
     if kind == _DIAGONAL:
-        rule, y, only = NUMPY_RULES[key], out._value, _ONLY
-        n = len(inputs)
-        part = lambda i, t: rule(op, xs, y, t, only[n, i])[i]  # noqa: E731
+        rule, y, n = NUMPY_RULES[key], out._value, len(inputs)
+        kernel = None
     else:
         plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
         if not plan:
             return False
         kernel = plan[0]
-        part = lambda i, t: kernel(op, *xs[:i], t, *xs[i + 1 :])  # noqa: E731
     total = None
     token = _set_fp_state(FP_IGNORE)
     try:
         for i, t in enumerate(tangents):
-            if t is not None:
-                p = part(i, t._value)
-                total = p if total is None else total + p
+            if t is None:
+                continue
+            if kernel is None:
+                part = rule(op, xs, y, t._value, _ONLY[n, i])[i]
+            elif len(xs) == 1:
+                part = kernel(op, t._value)
+            else:
+                part = kernel(op, *xs[:i], t._value, *xs[i + 1 :])
+            total = part if total is None else total + part
     finally:
         _reset_fp_state(token)
     if total is not None:
