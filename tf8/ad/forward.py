@@ -17,7 +17,7 @@ import numpy as np
 from tf8.lax.builders import convert
 from tf8.lax.values import node_of, tag
 from tf8.ops.definition import PLANS, definition
-from tf8.ops.kernels import FP_IGNORE, FP_STATE
+from tf8.ops.kernels import FP_IGNORE, FP_STATE, QUIET_RUN, quietly
 from tf8.traced import TracedTensor, _tapes
 
 from .linearize import JVP
@@ -26,6 +26,7 @@ from .tape_rules import NUMPY_RULES
 __all__ = ["ForwardTape"]
 
 _set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
+_quiet_run = QUIET_RUN  # numpy's quiet error state, entered for one call (see kernels)
 
 
 class ForwardTape:
@@ -115,6 +116,16 @@ def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
     if kind == _DIAGONAL:
         rule, y, n = NUMPY_RULES[key], out._value, len(inputs)
         kernel = None
+        if n == 1:  # one operand: its rule alone, in numpy's quiet context (the hot path)
+            t = tangents[0]
+            if t is not None:
+                args = (op, xs, y, t._value, _ONLY[1, 0])
+                try:
+                    total = _quiet_run(rule, *args)[0]
+                except RuntimeError:  # the quiet context is entered (another thread)
+                    total = quietly(rule, *args)[0]
+                _tag_tangent(out, node, total)
+            return True
     else:
         plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
         if not plan:
@@ -136,12 +147,18 @@ def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
     finally:
         _reset_fp_state(token)
     if total is not None:
-        aval = out.aval
-        if type(total) is not np.ndarray or total.dtype != aval.dtype:
-            total = np.asarray(total, aval.dtype)
-        tangent = TracedTensor(None, aval, None)  # `leaf`, inlined
-        tangent._value = total
-        previous = out._node
-        n = (node[0], node[1], tangent)
-        out._node = (n,) if previous is None else (*previous, n)  # `tag`, inlined
+        _tag_tangent(out, node, total)
     return True
+
+
+def _tag_tangent(out: TracedTensor, node: tuple, total: Any) -> None:
+    """Let `node`'s tape follow `out` with the numpy tangent `total` (`leaf` and `tag`,
+    inlined)."""
+    aval = out.aval
+    if type(total) is not np.ndarray or total.dtype != aval.dtype:
+        total = np.asarray(total, aval.dtype)
+    tangent = TracedTensor(None, aval, None)
+    tangent._value = total
+    previous = out._node
+    n = (node[0], node[1], tangent)
+    out._node = (n,) if previous is None else (*previous, n)

@@ -38,7 +38,7 @@ from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_t
 from .arguments import as_traced
 from .tape_rules import vjp as op_vjp
 
-__all__ = ["NeedGraph", "Tape", "run_on_tape", "tape_ready"]
+__all__ = ["NeedGraph", "Tape", "run_on_tape", "tape_leaves"]
 
 
 class Tape:
@@ -135,18 +135,25 @@ def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -
 ENABLED = True  # tests switch the tape off to compare it with the graph path
 
 
-def tape_ready(args: Sequence[Any], argnums: Sequence[int], holomorphic: bool = False) -> bool:
-    """True when a tape can run the transform: at top level or inside tapes only (not
-    recording), every differentiated argument concrete, and not holomorphic."""
+def tape_leaves(
+    args: Sequence[Any], argnums: Sequence[int], holomorphic: bool = False
+) -> list[tuple[Any, list]] | None:
+    """Each argnums argument's (treedef, leaves) when a tape can run the transform — at top
+    level or inside tapes only (not recording), every differentiated argument concrete, and
+    not holomorphic — else None. `run_on_tape` takes them as `flat`: arguments are flattened
+    once."""
     if not ENABLED or holomorphic or not only_tapes():
-        return False
+        return None
+    flat = []
     for i in argnums:
         if not -len(args) <= i < len(args):
-            return False  # the graph path raises the ArgnumsError
-        for leaf in tree.tree_leaves(args[i]):
+            return None  # the graph path raises the ArgnumsError
+        leaves, treedef = tree.tree_flatten(args[i])
+        for leaf in leaves:
             if isinstance(leaf, TracedTensor) and leaf._value is None:
-                return False
-    return True
+                return None
+        flat.append((treedef, leaves))
+    return flat
 
 
 def run_on_tape(
@@ -162,7 +169,7 @@ def run_on_tape(
     """Run `fun` with the argnums arguments' leaves replaced by taped concrete leaves:
     (tape, those leaves, the output, each argument's (treedef, leaf count)). `tape` is a new
     `Tape` by default; forward mode passes its own and each leaf's tangent. `flat` holds
-    each argnums argument's (treedef, leaves as TracedTensors) when the caller has them."""
+    each argnums argument's (treedef, leaves) when the caller has them (`tape_leaves`)."""
     argnums = [i % len(args) for i in argnums]
     tape = Tape() if tape is None else tape
     outer = _tapes.get()

@@ -35,7 +35,7 @@ from .arguments import (
 )
 from .forward import ForwardTape
 from .linearize import jvp_graph, transpose_graph
-from .tape import results, run_on_tape, tape_ready
+from .tape import results, run_on_tape, tape_leaves
 
 
 def shapes_match(a: Sequence[Any], b: Sequence[Any]) -> bool:
@@ -143,9 +143,10 @@ def value_and_grad(
     nums = (argnums,) if single else tuple(argnums)
 
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
-        if tape_ready(args, nums, holomorphic):
+        flat = tape_leaves(args, nums, holomorphic)
+        if flat is not None:
             try:
-                return _tape_value_and_grad(fun, args, kwargs, nums, has_aux, single)
+                return _tape_value_and_grad(fun, args, kwargs, nums, has_aux, single, flat)
             except NeedGraph:
                 pass  # the graph path handles what the tape cannot
         arguments, out, defs = _trace(fun, args, kwargs, nums)
@@ -179,10 +180,16 @@ def _value_and_grad_result(value, grads, defs, single, aux_def, aux_values) -> A
 
 
 def _tape_value_and_grad(
-    fun: Callable, args: tuple, kwargs: dict, nums: Sequence[int], has_aux: bool, single: bool
+    fun: Callable,
+    args: tuple,
+    kwargs: dict,
+    nums: Sequence[int],
+    has_aux: bool,
+    single: bool,
+    flat: list,
 ) -> Any:
     """value_and_grad op by op on a tape (tf8.ad.tape), as the graph path returns it."""
-    tape, leaves, out, defs = run_on_tape(fun, args, kwargs, nums, "grad")
+    tape, leaves, out, defs = run_on_tape(fun, args, kwargs, nums, "grad", flat=flat)
     out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
     out = as_traced(out)
     check_differentiable(leaves, "grad")
@@ -235,9 +242,10 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
     if len(primals) != len(tangents):
         raise TreeStructureError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
     nums = tuple(range(len(primals)))
-    if tape_ready(primals, nums):
+    flat = tape_leaves(primals, nums)
+    if flat is not None:
         try:
-            return _forward_jvp(fun, tuple(primals), tangents)
+            return _forward_jvp(fun, tuple(primals), tangents, flat)
         except NeedGraph:
             pass  # the graph path handles what the tape cannot
     arguments, out, defs = _trace(fun, tuple(primals), {}, nums, "jvp")
@@ -250,13 +258,15 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
     return tree.tree_unflatten(out_def, finished[:n]), tree.tree_unflatten(out_def, finished[n:])
 
 
-def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tuple[Any, Any]:
-    """jvp op by op (tf8.ad.forward): tangents computed beside the values as ops run."""
-    flat, p_flat = [], []
-    for p in primals:  # each primal flattened once, its leaves made TracedTensors once
-        leaves, treedef = tree.tree_flatten(p)
+def _forward_jvp(
+    fun: Callable, primals: tuple, tangents: Sequence[Any], flat: list
+) -> tuple[Any, Any]:
+    """jvp op by op (tf8.ad.forward): tangents computed beside the values as ops run.
+    `flat`: each primal's (treedef, leaves), from `tape_leaves`."""
+    p_flat = []
+    for n, (treedef, leaves) in enumerate(flat):  # leaves made TracedTensors once
         traced = [as_traced(leaf) for leaf in leaves]
-        flat.append((treedef, traced))
+        flat[n] = (treedef, traced)
         p_flat.extend(traced)
     given = _checked_tangents(p_flat, tangents)
     for t in given:
@@ -325,18 +335,20 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
     check_callable(fun, "vjp")
     nums = tuple(range(len(primals)))
-    if tape_ready(primals, nums):
+    flat = tape_leaves(primals, nums)
+    if flat is not None:
         try:
-            return _tape_vjp(fun, primals, has_aux)
+            return _tape_vjp(fun, primals, has_aux, flat)
         except NeedGraph:
             pass  # the graph path handles what the tape cannot
     return graph_vjp(fun, *primals, has_aux=has_aux)
 
 
-def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool) -> tuple[Any, ...]:
+def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool, flat: list) -> tuple[Any, ...]:
     """vjp op by op on a tape; its vjp_fun runs the tape backward (or, called inside another
     transform or on traced cotangents, the graph path's vjp_fun)."""
-    tape, leaves, out, defs = run_on_tape(fun, primals, {}, tuple(range(len(primals))), "vjp")
+    nums = tuple(range(len(primals)))
+    tape, leaves, out, defs = run_on_tape(fun, primals, {}, nums, "vjp", flat=flat)
     out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
     aux_out = None
     if has_aux:
