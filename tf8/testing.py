@@ -176,19 +176,34 @@ def check_grads(
     if unknown:
         raise ValueError(f"unknown check_grads modes {sorted(unknown)} (use 'fwd' and/or 'rev')")
 
-    def check(fun: Callable, order: int) -> None:
-        if "fwd" in modes:
-            check_jvp(fun, args, atol, rtol, eps, rng)
-            if order > 1:
-                tangents = [_random_like(rng, a) for a in args]
-                check(lambda *xs: jvp(fun, xs, tuple(tangents))[1], order - 1)
-        if "rev" in modes:
-            out = check_vjp(fun, args, atol, rtol, rng, eps)
-            if order > 1:
-                out_leaves, out_def = tree.tree_flatten(out)
-                cts = tree.tree_unflatten(
-                    out_def, [_random_like(rng, np.asarray(o)) for o in out_leaves]
-                )
-                check(lambda *xs: vjp(fun, *xs)[1](cts), order - 1)
+    _check(f, order, args, modes, atol, rtol, eps, rng)
 
-    check(f, order)
+
+def _check(
+    fun: Callable,
+    order: int,
+    args: list[Any],
+    modes: Sequence[str],
+    atol: float,
+    rtol: float,
+    eps: float,
+    rng: np.random.Generator,
+) -> None:
+    """check_grads' recursion: fun's derivatives in `modes`, then those of its derivative
+    functions to `order` (a module function, not a closure over itself: no reference cycle
+    is left for the garbage collector)."""
+    if "fwd" in modes:
+        check_jvp(fun, args, atol, rtol, eps, rng)
+        if order > 1:
+            tangents = tuple(_random_like(rng, a) for a in args)
+            _check(
+                lambda *xs: jvp(fun, xs, tangents)[1], order - 1, args, modes, atol, rtol, eps, rng
+            )
+    if "rev" in modes:
+        out = check_vjp(fun, args, atol, rtol, rng, eps)
+        if order > 1:
+            out_leaves, out_def = tree.tree_flatten(out)
+            cts = tree.tree_unflatten(
+                out_def, [_random_like(rng, np.asarray(o)) for o in out_leaves]
+            )
+            _check(lambda *xs: vjp(fun, *xs)[1](cts), order - 1, args, modes, atol, rtol, eps, rng)

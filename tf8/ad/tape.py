@@ -21,6 +21,7 @@ result is the same; only Python side effects before that point happen twice.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -38,29 +39,28 @@ from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_t
 from .arguments import as_traced
 from .tape_rules import vjp as op_vjp
 
-__all__ = ["NeedGraph", "Tape", "run_on_tape", "tape_leaves"]
+__all__ = ["NeedGraph", "Tape", "TapeHandle", "run_on_tape", "tape_leaves"]
 
 
 class Tape:
-    """The ops of one run that depend on the differentiated arguments, in order."""
+    """The ops of one run that depend on the differentiated arguments, in order.
 
-    __slots__ = ("entries", "failed")
+    Values name the tape by its `handle` (in their nodes, and in `_tapes` while it records).
+    The handle reaches the tape through a weak reference: the tape holds its values, they do
+    not hold it, so a finished tape is freed by reference counting. (A cycle — tape, entry,
+    value, node, tape — would leave every tape to the garbage collector, whose collections
+    then cost every later op.)"""
+
+    __slots__ = ("entries", "handle", "__weakref__")
 
     def __init__(self) -> None:
-        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor]]] = []
-        self.failed: str | None = None  # what made the tape give up, if anything did
+        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor], Any]] = []
+        self.handle = TapeHandle(weakref.ref(self))
 
-    def record(
-        self, op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], node: tuple
-    ) -> None:
-        """`op` ran on `inputs` (one of them taped, with `node`) giving `outputs`."""
-        d = definition(op)
-        if d.stops_derivative:
-            return
-        for out in outputs:
-            if out.aval.dtype.kind in "fc":
-                tag(out, node)
-        self.entries.append((op, tuple(inputs), outputs, d.rule_key))
+    @property
+    def failed(self) -> str | None:
+        """What made the tape give up, if anything did."""
+        return self.handle.failed
 
     def backward(
         self,
@@ -84,6 +84,7 @@ class Tape:
         return [table.get(id(leaf)) for leaf in leaves]
 
     def _walk_back(self, table: dict[int, Any], nested: bool) -> None:
+        handle = self.handle
         for op, inputs, outs, key in reversed(self.entries):
             if len(outs) == 1:
                 ct = table.pop(id(outs[0]), None)
@@ -100,7 +101,7 @@ class Tape:
                 nodes = t._node
                 if nodes is not None:
                     for n in nodes:
-                        if n[0] is self:
+                        if n[0] is handle:
                             owned = True
                             break
                 needs.append(owned)
@@ -117,7 +118,32 @@ class Tape:
                     table[id(t)] = c if previous is None else previous + c
 
     def _owns(self, t: TracedTensor) -> bool:
-        return t._node is not None and node_of(t, self) is not None
+        return t._node is not None and node_of(t, self.handle) is not None
+
+
+class TapeHandle:
+    """A reverse tape as values and `_tapes` know it: it writes ops down on the tape (held
+    weakly: see `Tape`) and carries `failed`, what made the tape give up."""
+
+    __slots__ = ("_tape", "failed")
+
+    def __init__(self, tape: weakref.ref) -> None:
+        self._tape = tape
+        self.failed: str | None = None
+
+    def record(
+        self, op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], node: tuple
+    ) -> None:
+        """`op` ran on `inputs` (one of them taped, with `node`) giving `outputs`."""
+        d = definition(op)
+        if d.stops_derivative:
+            return
+        for out in outputs:
+            if out.aval.dtype.kind in "fc":
+                tag(out, node)
+        tape = self._tape()
+        if tape is not None:  # (it is: a tape records only while its run holds it)
+            tape.entries.append((op, tuple(inputs), outputs, d.rule_key))
 
 
 def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -> None:
@@ -172,6 +198,7 @@ def run_on_tape(
     each argnums argument's (treedef, leaves) when the caller has them (`tape_leaves`)."""
     argnums = [i % len(args) for i in argnums]
     tape = Tape() if tape is None else tape
+    handle = tape.handle if type(tape) is Tape else tape  # what values and `_tapes` hold
     outer = _tapes.get()
     name = getattr(fun, "__name__", "f")
     leaves: list[TracedTensor] = []
@@ -195,20 +222,20 @@ def run_on_tape(
             if part:
                 where += f" (leaf {j} of its pytree)"
             tangent = None if tangents is None else tangents[len(leaves) + j]
-            tag(leaf, (tape, where, tangent))
+            tag(leaf, (handle, where, tangent))
             taped.append(leaf)
         leaves.extend(taped)
         defs.append((treedef, len(taped)))
         call_args[i] = tree.tree_unflatten(treedef, taped)
     depth = _transform_depth.set(_transform_depth.get() + 1)
-    token = _tapes.set((*outer, tape))
+    token = _tapes.set((*outer, handle))
     try:
         out = fun(*call_args, **kwargs)
     finally:
         _tapes.reset(token)
         _transform_depth.reset(depth)
-    if tape.failed is not None:  # user code caught the signal: the run is not trustworthy
-        raise NeedGraph(tape.failed)
+    if handle.failed is not None:  # user code caught the signal: the run is not trustworthy
+        raise NeedGraph(handle.failed)
     return tape, leaves, out, defs
 
 
