@@ -380,7 +380,7 @@ def _cotangents(
         )
     cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
     for shape, c in zip(shapes, cts):
-        if not shapes_match(shape, c.shape):
+        if shape != c.aval.shape and not shapes_match(shape, c.shape):
             raise ShapeError(f"vjp: cotangent shape {c.shape} does not match output shape {shape}")
     return cts
 
