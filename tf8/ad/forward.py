@@ -126,6 +126,8 @@ def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
                     total = quietly(rule, *args)[0]
                 _tag_tangent(out, node, total)
             return True
+    elif key == "dot_general" and _matmul(op, xs[0].ndim, xs[1].ndim):
+        kernel = _matmul_kernel  # what the kernel computes for this product: x @ y
     else:
         plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
         if not plan:
@@ -162,3 +164,31 @@ def _tag_tangent(out: TracedTensor, node: tuple, total: Any) -> None:
     previous = out._node
     n = (node[0], node[1], tangent)
     out._node = (n,) if previous is None else (*previous, n)
+
+
+def _matmul_kernel(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return x @ y
+
+
+_MATMULS: dict[tuple, bool] = {}  # (dot_general op, x.ndim, y.ndim) -> a plain `x @ y`?
+
+
+def _matmul(op: Any, x_ndim: int, y_ndim: int) -> bool:
+    """True when the dot_general kernel computes `op` on operands of these ranks as `x @ y`
+    (no batch axes, rank ≤ 2, the last axis of x against the first of y)."""
+    key = (op, x_ndim, y_ndim)
+    found = _MATMULS.get(key)
+    if found is None:
+        (xc, yc), (xb, _) = op["contracting"], op["batch"]
+        found = (
+            not xb
+            and 1 <= x_ndim <= 2
+            and 1 <= y_ndim <= 2
+            and len(xc) == 1
+            and xc[0] % x_ndim == x_ndim - 1
+            and yc[0] % y_ndim == 0
+        )
+        if len(_MATMULS) >= 256:  # bounded, as every cache is
+            _MATMULS.clear()
+        _MATMULS[key] = found
+    return found
