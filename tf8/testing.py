@@ -10,6 +10,7 @@ directions), for real and complex inputs.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -118,10 +119,10 @@ def check_vjp(
     rtol: float,
     rng: np.random.Generator,
     eps: float = 1e-5,
-) -> None:
+) -> Any:
     """⟨t, vjp(ct)⟩ == ⟨jvp(t), ct⟩ for a random t and cotangent ct (the exact adjoint
     identity); the central difference along t stands in for jvp(t) where f has no forward
-    mode."""
+    mode. Returns f(*args), as vjp computed it."""
     args = _as_arrays(args)
     out, vjp_fun = vjp(f, *args)
     out_leaves, out_def = tree.tree_flatten(out)
@@ -135,11 +136,23 @@ def check_vjp(
         reference = _central_difference(f, args, tangents, eps)
         what = "(f(x+εt) − f(x−εt)) / 2ε"
     got, expected = _inner(_leaves(tangents), ct_in), _inner(reference, cts)
-    if not np.isclose(got, expected, atol=atol, rtol=rtol):
+    if not _isclose(got, expected, atol, rtol):
         raise AssertionError(
             f"VJP vs {'JVP (adjoint identity)' if what == 'jvp(t)' else 'central differences'}:"
             f" ⟨t, vjp(ct)⟩ = {got!r} but ⟨{what}, ct⟩ = {expected!r}"
         )
+    return out
+
+
+def _isclose(got: float, expected: float, atol: Any, rtol: Any) -> bool:
+    """np.isclose(got, expected, atol=atol, rtol=rtol) for two Python floats: numpy's formula,
+    |got − expected| ≤ atol + rtol·|expected| where expected is finite, or got == expected,
+    in Python arithmetic (the same IEEE doubles, without numpy's per-call overhead)."""
+    if type(atol) is float and type(rtol) is float and math.isfinite(atol + rtol):
+        if abs(got - expected) <= atol + rtol * abs(expected) and math.isfinite(expected):
+            return True
+        return got == expected
+    return bool(np.isclose(got, expected, atol=atol, rtol=rtol))
 
 
 def check_grads(
@@ -163,20 +176,34 @@ def check_grads(
     if unknown:
         raise ValueError(f"unknown check_grads modes {sorted(unknown)} (use 'fwd' and/or 'rev')")
 
-    def check(fun: Callable, order: int) -> None:
-        if "fwd" in modes:
-            check_jvp(fun, args, atol, rtol, eps, rng)
-            if order > 1:
-                tangents = [_random_like(rng, a) for a in args]
-                check(lambda *xs: jvp(fun, xs, tuple(tangents))[1], order - 1)
-        if "rev" in modes:
-            check_vjp(fun, args, atol, rtol, rng, eps)
-            if order > 1:
-                out = fun(*args)
-                out_leaves, out_def = tree.tree_flatten(out)
-                cts = tree.tree_unflatten(
-                    out_def, [_random_like(rng, np.asarray(o)) for o in out_leaves]
-                )
-                check(lambda *xs: vjp(fun, *xs)[1](cts), order - 1)
+    _check(f, order, args, modes, atol, rtol, eps, rng)
 
-    check(f, order)
+
+def _check(
+    fun: Callable,
+    order: int,
+    args: list[Any],
+    modes: Sequence[str],
+    atol: float,
+    rtol: float,
+    eps: float,
+    rng: np.random.Generator,
+) -> None:
+    """check_grads' recursion: fun's derivatives in `modes`, then those of its derivative
+    functions to `order` (a module function, not a closure over itself: no reference cycle
+    is left for the garbage collector)."""
+    if "fwd" in modes:
+        check_jvp(fun, args, atol, rtol, eps, rng)
+        if order > 1:
+            tangents = tuple(_random_like(rng, a) for a in args)
+            _check(
+                lambda *xs: jvp(fun, xs, tangents)[1], order - 1, args, modes, atol, rtol, eps, rng
+            )
+    if "rev" in modes:
+        out = check_vjp(fun, args, atol, rtol, rng, eps)
+        if order > 1:
+            out_leaves, out_def = tree.tree_flatten(out)
+            cts = tree.tree_unflatten(
+                out_def, [_random_like(rng, np.asarray(o)) for o in out_leaves]
+            )
+            _check(lambda *xs: vjp(fun, *xs)[1](cts), order - 1, args, modes, atol, rtol, eps, rng)

@@ -15,18 +15,18 @@ from typing import Any
 import numpy as np
 
 from tf8.lax.builders import convert
-from tf8.lax.core import leaf
 from tf8.lax.values import node_of, tag
 from tf8.ops.definition import PLANS, definition
-from tf8.ops.kernels import FP_IGNORE, FP_STATE
+from tf8.ops.kernels import FP_IGNORE, FP_STATE, QUIET_RUN, quietly
 from tf8.traced import TracedTensor, _tapes
 
 from .linearize import JVP
-from .tape_rules import NUMPY_RULES, real_floats
+from .tape_rules import NUMPY_RULES
 
 __all__ = ["ForwardTape"]
 
 _set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
+_quiet_run = QUIET_RUN  # numpy's quiet error state, entered for one call (see kernels)
 
 
 class ForwardTape:
@@ -48,18 +48,21 @@ class ForwardTape:
         if d.stops_derivative:
             return
         tangents = []
-        for t in inputs:
-            n = node_of(t, self)
-            tangents.append(None if n is None else n[2])
+        for t in inputs:  # each input's tangent (`node_of`, inlined: the hot path)
+            tangent = None
+            nodes = t._node
+            if nodes is not None:
+                for n in nodes:
+                    if n[0] is self:
+                        tangent = n[2]
+                        break
+            tangents.append(tangent)
         tapes = _tapes.get()
-        if tapes[0] is self:  # outermost: the tangent in numpy where a rule allows it
+        if tapes[0] is self and len(outputs) == 1:  # outermost: in numpy where a rule allows
             key = d.rule_key
-            if key in DIAGONAL:
-                if _diagonal(key, op, inputs, outputs, tangents, node):
-                    return
-            elif (d.linear and len(inputs) == 1) or key == "dot_general":
-                if _linear(op, inputs, outputs, tangents, node):
-                    return
+            kind = _NUMPY_KIND.get(key) or (_LINEAR if d.linear and len(inputs) == 1 else 0)
+            if kind and _numpy_tangent(kind, key, op, inputs, outputs[0], tangents, node):
+                return
         # the rule's own ops are seen by the enclosing tapes only (JAX's trace levels)
         token = _tapes.set(tapes[: tapes.index(self)])
         try:
@@ -91,43 +94,101 @@ DIAGONAL = frozenset(
 # needs masks by (operand count, operand): one operand's share of the tangent at a time
 _ONLY = {(n, i): [j == i for j in range(n)] for n in (1, 2, 3) for i in range(n)}
 
+# How the outermost forward tape computes a row's tangent in numpy: DIAGONAL rows by their
+# numpy VJP rule, one-operand linear rows and dot_general by the primal's own kernel.
+_DIAGONAL, _LINEAR = 1, 2
+_NUMPY_KIND: dict[Any, int] = dict.fromkeys(DIAGONAL, _DIAGONAL)
+_NUMPY_KIND["dot_general"] = _LINEAR
 
-def _diagonal(key, op, inputs, outputs, tangents, node) -> bool:
-    """The tangent of an elementwise row (`key` in DIAGONAL) on real floats, computed in
-    numpy (True when done)."""
-    out = outputs[0]
-    if not real_floats(outputs) or not real_floats(inputs):
+
+def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
+    """The tangent of a one-output row of `_NUMPY_KIND` on real floats, computed in numpy
+    and tagged on `out` (True when done): the sum over the operands carrying a tangent t_i
+    of the row's J_i·t_i, with floating-point warnings off (rules follow IEEE, as kernels do).
+    """
+    if out.aval.dtype.kind != "f":
         return False
-    rule, n, xs, y = NUMPY_RULES[key], len(inputs), [t._value for t in inputs], out._value
-    _tangent_sum(out, node, tangents, lambda i, t: rule(op, xs, y, t, _ONLY[n, i])[i])
-    return True
-
-
-def _linear(op, inputs, outputs, tangents, node) -> bool:
-    """The tangent of a one-operand linear row (sum, reshape, broadcast, transpose, slice,
-    ...) — the op's own kernel on the tangent — or of dot_general, bilinear — the kernel on
-    (tx, y) plus on (x, ty) — on real floats, computed in numpy (True when done)."""
-    if len(outputs) != 1 or not real_floats(inputs) or not real_floats(outputs):
-        return False
-    plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
-    if not plan:
-        return False
-    kernel, xs = plan[0], [t._value for t in inputs]
-    _tangent_sum(outputs[0], node, tangents, lambda i, t: kernel(op, *xs[:i], t, *xs[i + 1 :]))
-    return True
-
-
-def _tangent_sum(out, node, tangents, part) -> None:
-    """Tag `out` with Σ part(i, t_i) over the operands that carry a tangent t_i (numpy
-    arrays; floating-point warnings off: rules follow IEEE, as kernels do)."""
+    xs = []
+    for t in inputs:
+        if t.aval.dtype.kind != "f":
+            return False
+        xs.append(t._value)
+    if kind == _DIAGONAL:
+        rule, y, n = NUMPY_RULES[key], out._value, len(inputs)
+        kernel = None
+        if n == 1:  # one operand: its rule alone, in numpy's quiet context (the hot path)
+            t = tangents[0]
+            if t is not None:
+                args = (op, xs, y, t._value, _ONLY[1, 0])
+                try:
+                    total = _quiet_run(rule, *args)[0]
+                except RuntimeError:  # the quiet context is entered (another thread)
+                    total = quietly(rule, *args)[0]
+                _tag_tangent(out, node, total)
+            return True
+    elif key == "dot_general" and _matmul(op, xs[0].ndim, xs[1].ndim):
+        kernel = _matmul_kernel  # what the kernel computes for this product: x @ y
+    else:
+        plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
+        if not plan:
+            return False
+        kernel = plan[0]
     total = None
     token = _set_fp_state(FP_IGNORE)
     try:
         for i, t in enumerate(tangents):
-            if t is not None:
-                p = part(i, t._value)
-                total = p if total is None else total + p
+            if t is None:
+                continue
+            if kernel is None:
+                part = rule(op, xs, y, t._value, _ONLY[n, i])[i]
+            elif len(xs) == 1:
+                part = kernel(op, t._value)
+            else:
+                part = kernel(op, *xs[:i], t._value, *xs[i + 1 :])
+            total = part if total is None else total + part
     finally:
         _reset_fp_state(token)
     if total is not None:
-        tag(out, (node[0], node[1], leaf(out.aval, np.asarray(total, out.aval.dtype))))
+        _tag_tangent(out, node, total)
+    return True
+
+
+def _tag_tangent(out: TracedTensor, node: tuple, total: Any) -> None:
+    """Let `node`'s tape follow `out` with the numpy tangent `total` (`leaf` and `tag`,
+    inlined)."""
+    aval = out.aval
+    if type(total) is not np.ndarray or total.dtype != aval.dtype:
+        total = np.asarray(total, aval.dtype)
+    tangent = TracedTensor(None, aval, None)
+    tangent._value = total
+    previous = out._node
+    n = (node[0], node[1], tangent)
+    out._node = (n,) if previous is None else (*previous, n)
+
+
+def _matmul_kernel(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    return x @ y
+
+
+_MATMULS: dict[tuple, bool] = {}  # (dot_general op, x.ndim, y.ndim) -> a plain `x @ y`?
+
+
+def _matmul(op: Any, x_ndim: int, y_ndim: int) -> bool:
+    """True when the dot_general kernel computes `op` on operands of these ranks as `x @ y`
+    (no batch axes, rank ≤ 2, the last axis of x against the first of y)."""
+    key = (op, x_ndim, y_ndim)
+    found = _MATMULS.get(key)
+    if found is None:
+        (xc, yc), (xb, _) = op["contracting"], op["batch"]
+        found = (
+            not xb
+            and 1 <= x_ndim <= 2
+            and 1 <= y_ndim <= 2
+            and len(xc) == 1
+            and xc[0] % x_ndim == x_ndim - 1
+            and yc[0] % y_ndim == 0
+        )
+        if len(_MATMULS) >= 256:  # bounded, as every cache is
+            _MATMULS.clear()
+        _MATMULS[key] = found
+    return found

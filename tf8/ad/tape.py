@@ -21,6 +21,7 @@ result is the same; only Python side effects before that point happen twice.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -39,28 +40,28 @@ from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_t
 from .arguments import as_traced
 from .tape_rules import vjp as op_vjp
 
-__all__ = ["NeedGraph", "Tape", "run_on_tape", "tape_ready"]
+__all__ = ["NeedGraph", "Tape", "TapeHandle", "run_on_tape", "tape_leaves"]
 
 
 class Tape:
-    """The ops of one run that depend on the differentiated arguments, in order."""
+    """The ops of one run that depend on the differentiated arguments, in order.
 
-    __slots__ = ("entries", "failed")
+    Values name the tape by its `handle` (in their nodes, and in `_tapes` while it records).
+    The handle reaches the tape through a weak reference: the tape holds its values, they do
+    not hold it, so a finished tape is freed by reference counting. (A cycle — tape, entry,
+    value, node, tape — would leave every tape to the garbage collector, whose collections
+    then cost every later op.)"""
+
+    __slots__ = ("entries", "handle", "__weakref__")
 
     def __init__(self) -> None:
-        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor]]] = []
-        self.failed: str | None = None  # what made the tape give up, if anything did
+        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor], Any]] = []
+        self.handle = TapeHandle(weakref.ref(self))
 
-    def record(
-        self, op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], node: tuple
-    ) -> None:
-        """`op` ran on `inputs` (one of them taped, with `node`) giving `outputs`."""
-        if definition(op).stops_derivative:
-            return
-        for out in outputs:
-            if out.aval.dtype.kind in "fc":
-                tag(out, node)
-        self.entries.append((op, tuple(inputs), outputs))
+    @property
+    def failed(self) -> str | None:
+        """What made the tape give up, if anything did."""
+        return self.handle.failed
 
     def backward(
         self,
@@ -85,7 +86,8 @@ class Tape:
         return [table.get(id(leaf)) for leaf in leaves]
 
     def _walk_back(self, table: dict[int, Any], nested: bool) -> None:
-        for op, inputs, outs in reversed(self.entries):
+        handle = self.handle
+        for op, inputs, outs, key in reversed(self.entries):
             if len(outs) == 1:
                 ct = table.pop(id(outs[0]), None)
                 if ct is None:
@@ -95,13 +97,55 @@ class Tape:
                 cts = [table.pop(id(o), None) for o in outs]
                 if all(c is None for c in cts):
                     continue
-            needs = [self._owns(t) for t in inputs]
-            for t, need, c in zip(inputs, needs, op_vjp(op, inputs, outs, cts, needs, nested)):
+            needs = []
+            for t in inputs:  # `_owns`, inlined: the hot path
+                owned = False
+                nodes = t._node
+                if nodes is not None:
+                    for n in nodes:
+                        if n[0] is handle:
+                            owned = True
+                            break
+                needs.append(owned)
+            found = op_vjp(op, inputs, outs, cts, needs, nested, key)
+            for t, need, c in zip(inputs, needs, found):
                 if need and c is not None:
-                    _accumulate(table, t, c, nested)
+                    if nested:
+                        _accumulate(table, t, c, nested)
+                        continue
+                    dtype = t.aval.dtype  # `_accumulate` on numpy, inlined
+                    if getattr(c, "dtype", None) != dtype:
+                        c = np.asarray(c, dtype)
+                    previous = table.get(id(t))
+                    table[id(t)] = c if previous is None else previous + c
 
     def _owns(self, t: TracedTensor) -> bool:
-        return t._node is not None and node_of(t, self) is not None
+        return t._node is not None and node_of(t, self.handle) is not None
+
+
+class TapeHandle:
+    """A reverse tape as values and `_tapes` know it: it writes ops down on the tape (held
+    weakly: see `Tape`) and carries `failed`, what made the tape give up."""
+
+    __slots__ = ("_tape", "failed")
+
+    def __init__(self, tape: weakref.ref) -> None:
+        self._tape = tape
+        self.failed: str | None = None
+
+    def record(
+        self, op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], node: tuple
+    ) -> None:
+        """`op` ran on `inputs` (one of them taped, with `node`) giving `outputs`."""
+        d = definition(op)
+        if d.stops_derivative:
+            return
+        for out in outputs:
+            if out.aval.dtype.kind in "fc":
+                tag(out, node)
+        tape = self._tape()
+        if tape is not None:  # (it is: a tape records only while its run holds it)
+            tape.entries.append((op, tuple(inputs), outputs, d.rule_key))
 
 
 def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -> None:
@@ -119,18 +163,25 @@ def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -
 ENABLED = True  # tests switch the tape off to compare it with the graph path
 
 
-def tape_ready(args: Sequence[Any], argnums: Sequence[int], holomorphic: bool = False) -> bool:
-    """True when a tape can run the transform: at top level or inside tapes only (not
-    recording), every differentiated argument concrete, and not holomorphic."""
+def tape_leaves(
+    args: Sequence[Any], argnums: Sequence[int], holomorphic: bool = False
+) -> list[tuple[Any, list]] | None:
+    """Each argnums argument's (treedef, leaves) when a tape can run the transform — at top
+    level or inside tapes only (not recording), every differentiated argument concrete, and
+    not holomorphic — else None. `run_on_tape` takes them as `flat`: arguments are flattened
+    once."""
     if not ENABLED or holomorphic or not only_tapes():
-        return False
+        return None
+    flat = []
     for i in argnums:
         if not -len(args) <= i < len(args):
-            return False  # the graph path raises the ArgnumsError
-        for leaf in tree.tree_leaves(args[i]):
+            return None  # the graph path raises the ArgnumsError
+        leaves, treedef = tree.tree_flatten(args[i])
+        for leaf in leaves:
             if isinstance(leaf, TracedTensor) and leaf._value is None:
-                return False
-    return True
+                return None
+        flat.append((treedef, leaves))
+    return flat
 
 
 def run_on_tape(
@@ -141,36 +192,45 @@ def run_on_tape(
     what: str,
     tape: Any = None,
     tangents: Sequence[TracedTensor] | None = None,
+    flat: Sequence[tuple[Any, list[TracedTensor]]] | None = None,
 ) -> tuple[Any, list[TracedTensor], Any, list]:
     """Run `fun` with the argnums arguments' leaves replaced by taped concrete leaves:
     (tape, those leaves, the output, each argument's (treedef, leaf count)). `tape` is a new
-    `Tape` by default; forward mode passes its own and each leaf's tangent."""
+    `Tape` by default; forward mode passes its own and each leaf's tangent. `flat` holds
+    each argnums argument's (treedef, leaves) when the caller has them (`tape_leaves`)."""
     argnums = [i % len(args) for i in argnums]
     tape = Tape() if tape is None else tape
+    handle = tape.handle if type(tape) is Tape else tape  # what values and `_tapes` hold
     outer = _tapes.get()
     name = getattr(fun, "__name__", "f")
     leaves: list[TracedTensor] = []
     defs = []
     call_args = list(args)
-    for i in argnums:
-        flat, treedef = tree.tree_flatten(args[i])
+    for position, i in enumerate(argnums):
+        if flat is None:
+            values, treedef = tree.tree_flatten(args[i])
+        else:
+            treedef, values = flat[position]
+        part = treedef.num_leaves > 1
         taped = []
-        for j, value in enumerate(flat):
+        for j, value in enumerate(values):
             original = as_traced(value)
             if original._node is not None and outer:
                 # a value enclosing tapes follow: the leaf is a copy they see it make
                 leaf = apply(_same(original), [original])[0]
             else:
                 leaf = concrete(original._value, original.aval)
-            part = f" (leaf {j} of its pytree)" if treedef.num_leaves > 1 else ""
+            where = f"argument {i} of {what}({name})"
+            if part:
+                where += f" (leaf {j} of its pytree)"
             tangent = None if tangents is None else tangents[len(leaves) + j]
-            tag(leaf, (tape, f"argument {i} of {what}({name}){part}", tangent))
+            tag(leaf, (handle, where, tangent))
             taped.append(leaf)
         leaves.extend(taped)
         defs.append((treedef, len(taped)))
         call_args[i] = tree.tree_unflatten(treedef, taped)
     depth = _transform_depth.set(_transform_depth.get() + 1)
-    token = _tapes.set((*outer, tape))
+    token = _tapes.set((*outer, handle))
     try:
         # The tape keeps every op's values alive until the backward pass, and they free by
         # reference counting: the cyclic collector's passes over them made no-jit grad
@@ -180,8 +240,8 @@ def run_on_tape(
     finally:
         _tapes.reset(token)
         _transform_depth.reset(depth)
-    if tape.failed is not None:  # user code caught the signal: the run is not trustworthy
-        raise NeedGraph(tape.failed)
+    if handle.failed is not None:  # user code caught the signal: the run is not trustworthy
+        raise NeedGraph(handle.failed)
     return tape, leaves, out, defs
 
 

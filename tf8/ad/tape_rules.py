@@ -180,19 +180,26 @@ def vjp(
     cts: list[Any],
     needs: Sequence[bool],
     nested: bool = False,
+    key: Any = None,
 ) -> Sequence[Any]:
     """The cotangents of `op`'s inputs where `needs` says so (None elsewhere): numpy arrays,
     or — `nested` in enclosing tapes, which must see every op — TracedTensors made by tf8
-    ops (tiers 2-4 only)."""
-    key = definition(op).rule_key
+    ops (tiers 2-4 only). `key` is the op's rule key when the caller knows it."""
+    if key is None:
+        key = definition(op).rule_key
     if type(key) is str:
         if len(outputs) == 1:
             rule = None if nested else NUMPY_RULES.get(key)
-            if rule is not None and real_floats(inputs) and real_floats(outputs):
-                xs = [t._value for t in inputs]
-                result = rule(op, xs, outputs[0]._value, cts[0], needs)
-                if result is not NotImplemented:
-                    return result
+            if rule is not None and outputs[0].aval.dtype.kind == "f":
+                xs = []
+                for t in inputs:  # `real_floats`, inlined, gathering the values
+                    if t.aval.dtype.kind != "f":
+                        break
+                    xs.append(t._value)
+                else:
+                    result = rule(op, xs, outputs[0]._value, cts[0], needs)
+                    if result is not NotImplemented:
+                        return result
             unwrap = _as_is if nested else _value
             partials = ELEMENTWISE_PARTIALS.get(key)
             if partials is not None:

@@ -35,7 +35,7 @@ from .arguments import (
 )
 from .forward import ForwardTape
 from .linearize import jvp_graph, transpose_graph
-from .tape import results, run_on_tape, tape_ready
+from .tape import results, run_on_tape, tape_leaves
 
 
 def shapes_match(a: Sequence[Any], b: Sequence[Any]) -> bool:
@@ -143,9 +143,10 @@ def value_and_grad(
     nums = (argnums,) if single else tuple(argnums)
 
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
-        if tape_ready(args, nums, holomorphic):
+        flat = tape_leaves(args, nums, holomorphic)
+        if flat is not None:
             try:
-                return _tape_value_and_grad(fun, args, kwargs, nums, has_aux, single)
+                return _tape_value_and_grad(fun, args, kwargs, nums, has_aux, single, flat)
             except NeedGraph:
                 pass  # the graph path handles what the tape cannot
         arguments, out, defs = _trace(fun, args, kwargs, nums)
@@ -179,10 +180,16 @@ def _value_and_grad_result(value, grads, defs, single, aux_def, aux_values) -> A
 
 
 def _tape_value_and_grad(
-    fun: Callable, args: tuple, kwargs: dict, nums: Sequence[int], has_aux: bool, single: bool
+    fun: Callable,
+    args: tuple,
+    kwargs: dict,
+    nums: Sequence[int],
+    has_aux: bool,
+    single: bool,
+    flat: list,
 ) -> Any:
     """value_and_grad op by op on a tape (tf8.ad.tape), as the graph path returns it."""
-    tape, leaves, out, defs = run_on_tape(fun, args, kwargs, nums, "grad")
+    tape, leaves, out, defs = run_on_tape(fun, args, kwargs, nums, "grad", flat=flat)
     out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
     out = as_traced(out)
     check_differentiable(leaves, "grad")
@@ -235,9 +242,10 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
     if len(primals) != len(tangents):
         raise TreeStructureError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
     nums = tuple(range(len(primals)))
-    if tape_ready(primals, nums):
+    flat = tape_leaves(primals, nums)
+    if flat is not None:
         try:
-            return _forward_jvp(fun, tuple(primals), tangents)
+            return _forward_jvp(fun, tuple(primals), tangents, flat)
         except NeedGraph:
             pass  # the graph path handles what the tape cannot
     arguments, out, defs = _trace(fun, tuple(primals), {}, nums, "jvp")
@@ -250,17 +258,25 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple
     return tree.tree_unflatten(out_def, finished[:n]), tree.tree_unflatten(out_def, finished[n:])
 
 
-def _forward_jvp(fun: Callable, primals: tuple, tangents: Sequence[Any]) -> tuple[Any, Any]:
-    """jvp op by op (tf8.ad.forward): tangents computed beside the values as ops run."""
-    p_flat = [as_traced(p) for p in tree.tree_leaves(list(primals))]
+def _forward_jvp(
+    fun: Callable, primals: tuple, tangents: Sequence[Any], flat: list
+) -> tuple[Any, Any]:
+    """jvp op by op (tf8.ad.forward): tangents computed beside the values as ops run.
+    `flat`: each primal's (treedef, leaves), from `tape_leaves`."""
+    p_flat = []
+    for n, (treedef, leaves) in enumerate(flat):  # leaves made TracedTensors once
+        traced = [as_traced(leaf) for leaf in leaves]
+        flat[n] = (treedef, traced)
+        p_flat.extend(traced)
     given = _checked_tangents(p_flat, tangents)
-    if any(t._value is None for t in given):
-        raise NeedGraph("a traced tangent")
+    for t in given:
+        if t._value is None:
+            raise NeedGraph("a traced tangent")
     nums = tuple(range(len(primals)))
     forward = ForwardTape()
     # an integer primal carries no tangent (as on the graph path)
     carried = [t if dt.is_inexact(p.dtype) else None for p, t in zip(p_flat, given)]
-    _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, carried)
+    _, _, out, _ = run_on_tape(fun, primals, {}, nums, "jvp", forward, carried, flat)
     outs, out_def = _flat_outputs(out)
     values = results([*outs, *[forward.tangent(o) for o in outs]], [*outs, *outs])
     n = len(outs)
@@ -275,7 +291,7 @@ def _checked_tangents(primals: Sequence[TracedTensor], tangents: Sequence[Any]) 
         raise TreeStructureError("jvp: tangents do not have the structure of primals")
     given = [_like_dtype(t, p.dtype, "jvp tangent") for t, p in zip(t_flat, primals)]
     for p, t in zip(primals, given):
-        if not shapes_match(p.shape, t.shape):
+        if p.aval.shape != t.aval.shape and not shapes_match(p.shape, t.shape):
             raise ShapeError(f"jvp: tangent shape {t.shape} does not match primal shape {p.shape}")
     return given
 
@@ -319,18 +335,20 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
     check_callable(fun, "vjp")
     nums = tuple(range(len(primals)))
-    if tape_ready(primals, nums):
+    flat = tape_leaves(primals, nums)
+    if flat is not None:
         try:
-            return _tape_vjp(fun, primals, has_aux)
+            return _tape_vjp(fun, primals, has_aux, flat)
         except NeedGraph:
             pass  # the graph path handles what the tape cannot
     return graph_vjp(fun, *primals, has_aux=has_aux)
 
 
-def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool) -> tuple[Any, ...]:
+def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool, flat: list) -> tuple[Any, ...]:
     """vjp op by op on a tape; its vjp_fun runs the tape backward (or, called inside another
     transform or on traced cotangents, the graph path's vjp_fun)."""
-    tape, leaves, out, defs = run_on_tape(fun, primals, {}, tuple(range(len(primals))), "vjp")
+    nums = tuple(range(len(primals)))
+    tape, leaves, out, defs = run_on_tape(fun, primals, {}, nums, "vjp", flat=flat)
     out, aux_leaves, aux_def = split_aux(out, has_aux, "vjp")
     aux_out = None
     if has_aux:
@@ -362,7 +380,7 @@ def _cotangents(
         )
     cts = [_like_dtype(c, o.dtype, "vjp cotangent") for c, o in zip(ct_leaves, outs)]
     for shape, c in zip(shapes, cts):
-        if not shapes_match(shape, c.shape):
+        if shape != c.aval.shape and not shapes_match(shape, c.shape):
             raise ShapeError(f"vjp: cotangent shape {c.shape} does not match output shape {shape}")
     return cts
 
