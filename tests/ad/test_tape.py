@@ -99,7 +99,9 @@ def test_tape_gradients_match_the_graph_path(steps, seed, f32):
 @given(steps=programs, seed=st.integers(0, 2**16))
 def test_tape_vjp_matches_numerical_differences(steps, seed):
     x = np.random.default_rng(seed).uniform(-1.0, 1.0, (4, 3))
-    tf8.check_grads(build(steps), (x,), order=1, modes=("rev",))
+    # a float32 round trip ("cast") rounds at 6e-8: differences need a larger step there
+    step = {"eps": 1e-3, "atol": 1e-3, "rtol": 1e-3} if "cast" in steps else {}
+    tf8.check_grads(build(steps), (x,), order=1, modes=("rev",), **step)
 
 
 def test_the_tape_runs_without_the_graph_path(monkeypatch):

@@ -220,3 +220,20 @@ def test_check_grads_catches_a_wrong_first_derivative_in_each_mode():
         tf8.check_grads(g, (x,), order=1, modes=("rev",))
     with pytest.raises(AssertionError, match="central differences"):
         tf8.check_grads(g, (x,), order=2, modes=("rev",))
+
+
+def test_a_wrong_jvp_rule_fails_the_reverse_check_alone_as_in_jax():
+    """modes=("rev",) compares the vjp with central differences (JAX's reverse check): the
+    adjoint identity alone would pass a wrong jvp rule, since the vjp transposes it."""
+    x = np.array([0.3, -0.7, 1.1])
+
+    @tf8.custom_jvp
+    def f(a):
+        return tnp.sin(a)
+
+    f.defjvp(lambda primals, tangents: (tnp.sin(primals[0]), tnp.sin(primals[0]) * tangents[0]))
+    with pytest.raises(AssertionError, match="VJP vs central differences"):
+        tf8.check_grads(f, (x,), order=1, modes=("rev",))
+    with pytest.raises(AssertionError, match="JVP vs central differences"):
+        tf8.check_grads(f, (x,), order=1)  # both modes: the forward check catches it first
+    tf8.check_grads(tnp.sin, (x,), order=2, modes=("rev",))  # a right rule passes
