@@ -24,6 +24,8 @@ from .jvp_rules import JVP_RULES, linear_jvp
 from .transpose_rules import TRANSPOSE_RULES
 from .walk import GraphWalk, RuleCache, RuleTable, interpret
 
+is_inexact = dt.is_inexact
+
 # Primitives' rules keyed by row name, extension families' by op class.
 JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **CONTROL_JVP_RULES})
 TRANSPOSE = RuleTable(
@@ -49,12 +51,13 @@ def jvp_graph(
     rules = RuleCache(JVP)
 
     def step(op_key: OperationKey, ts: list[Tangent]) -> list[Tangent]:
-        op = op_key.op
+        structure = op_key._structure  # (op, role, *inputs)
+        op = structure[0]
         primal_out = [walk[k] for k in op_key.outputs]
-        outs = rules(op)(op, [walk[k] for k in op_key.inputs], primal_out, ts)
+        outs = rules(op)(op, [walk[k] for k in structure[2:]], primal_out, ts)
         return [
             None
-            if t is None or not dt.is_inexact(out.dtype)
+            if t is None or not is_inexact(out.aval.dtype)
             else (t if t.aval is out.aval or t.dtype == out.dtype else convert(t, out.dtype))
             for out, t in zip(primal_out, outs)
         ]
@@ -84,8 +87,9 @@ def transpose_graph(
     rules = RuleCache(TRANSPOSE)
 
     def step(op_key: OperationKey, cts: list[Tangent]) -> None:
-        op = op_key.op
-        inputs = op_key.inputs
+        structure = op_key._structure  # (op, role, *inputs)
+        op = structure[0]
+        inputs = structure[2:]
         operands = [walk[k] for k in inputs]
         mask = [k in linear for k in inputs]
         ct_in = rules(op)(op, operands, mask, cts[0] if len(cts) == 1 else cts)
