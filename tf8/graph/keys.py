@@ -204,15 +204,8 @@ class OperationKey:
         ValueKey, the op lacks `input_count`/`output_count`, or the role is not a role.
         """
         structure = (op, role, *inputs)
-        try:
-            ref = _operation_table.get(structure)
-        except TypeError:  # something unhashable: let _new_operation say what
-            ref = None
-        if ref is not None:
-            key = ref()
-            if key is not None:
-                return key
-        return _new_operation(structure)
+        key = _live_operation(structure)
+        return _new_operation(structure) if key is None else key
 
     @staticmethod
     def get_with_outputs(
@@ -222,14 +215,9 @@ class OperationKey:
         are made with it, before it is interned (no other thread can see it yet, so no
         lock). The caller holds the outputs: the key only refers to them weakly."""
         structure = (op, role, *inputs)
-        try:
-            ref = _operation_table.get(structure)
-        except TypeError:  # something unhashable: let _new_operation say what
-            ref = None
-        if ref is not None:
-            key = ref()
-            if key is not None:
-                return key, key.outputs
+        key = _live_operation(structure)
+        if key is not None:
+            return key, key.outputs
         key = _make_operation(structure)
         outputs = _fresh_outputs(key)
         winner = _intern_operation(key, structure)
@@ -317,6 +305,15 @@ class OperationKey:
             f"OperationKey({operation_name(self._structure[0])}"
             f"#{self.fingerprint & 0xFFFFFFFF:08x}{suffix})"
         )
+
+
+def _live_operation(structure: tuple[Any, ...]) -> OperationKey | None:
+    """The interned key of an (op, role, *inputs) structure if it is alive."""
+    try:
+        ref = _operation_table.get(structure)
+    except TypeError:  # something unhashable: _new_operation says what
+        return None
+    return None if ref is None else ref()
 
 
 def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
