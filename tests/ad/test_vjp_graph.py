@@ -49,10 +49,12 @@ CASES = {
     "unused argument": (lambda a, b: tnp.sum(a * 2.0), [(3,), (3,)]),
     "identity sum": (lambda v: tnp.sum(v), [(3,)]),
     "zero derivative": (lambda v: tnp.sum(tnp.floor(v) * v), [(3,)]),
+    "matmul by a constant": (lambda v: tnp.sum(v @ np.arange(9.0).reshape(3, 3)), [(4, 3)]),
+    "matmul of the argument": (lambda v: tnp.sum(v @ v.T), [(4, 3)]),
+    "layer": (lambda x, w: tnp.sum(tnp.tanh(x @ w) ** 2), [(5, 4), (4, 3)]),
 }
 FALLBACKS = {
     "divide by a differentiated value": (lambda v: tnp.sum(1.0 / v), [(3,)]),
-    "matmul": (lambda v: tnp.sum(v @ np.eye(3)), [(4, 3)]),
     "select": (lambda v: tnp.sum(tnp.where(v > 0, v, 2 * v)), [(3,)]),
     "binary elementwise": (lambda v: tnp.sum(tnp.arctan2(v, v + 1.0)), [(3,)]),
 }

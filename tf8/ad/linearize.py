@@ -136,8 +136,8 @@ def unregister_rules(key: Any) -> None:
 # --- reverse mode in one walk ------------------------------------------------------------------
 #
 # `transpose_graph(jvp_graph(...))` records the tangent program only to transpose it. For a
-# primal graph of common ops (add, sub, mul, div by a non-differentiated value, unary
-# elementwise functions, unary linear ops such as reduce_sum), `vjp_graph` builds that tangent
+# primal graph of common ops (add, sub, mul, dot_general, div by a non-differentiated value,
+# unary elementwise functions, unary linear ops such as reduce_sum), `vjp_graph` builds that tangent
 # program as *structures* instead — (op, operands) tuples interned as numbers, exactly as
 # the JVP rules would make and the key tables would intern them, without recording — and
 # transposes those: in the order `transpose_graph` would (the reverse of the tangent graph's
@@ -162,8 +162,10 @@ def _direct_kind(op: Any, mask: list[bool]) -> str | None:
         return None  # a rule registered since: only the general walks know it
     if jvp is zero_rule:
         return "zero"
-    if name in ("mul", "div"):
-        return None if name == "div" and mask[1] else name
+    if name == "div":
+        return None if mask[1] else "div"
+    if name in ("mul", "dot_general"):  # rules of one shape: op(tx, y) + op(x, ty)
+        return "bilinear" if TRANSPOSE.rules.get(name) is _ORIGINAL_TRANSPOSE.get(name) else None
     if TRANSPOSE.rules.get(name) is not _ORIGINAL_TRANSPOSE.get(name):
         return None
     partials = getattr(jvp, "partials", None)
@@ -247,8 +249,9 @@ def _tangent(
     x, y = inputs
     if kind == "div":  # div(tx, y)
         return nodes.node(_DIV, (tangent[x], y), out)
-    left = nodes.node(_MUL, (tangent[x], y), out) if x in tangent else None  # scale(tx, y)
-    right = nodes.node(_MUL, (x, tangent[y]), out) if y in tangent else None  # mul(x, ty)
+    # mul: scale(tx, y) and mul(x, ty), the shared `mul` op; dot_general: the op itself
+    left = nodes.node(op, (tangent[x], y), out) if x in tangent else None
+    right = nodes.node(op, (x, tangent[y]), out) if y in tangent else None
     if left is None or right is None:
         return right if left is None else left
     return nodes.node(_ADD, (left, right), out)  # add_any
