@@ -72,6 +72,8 @@ JAX_OPTIONS = {
 
 def check_jax_options(options: dict[str, Any]) -> None:
     """TracingError for an option jit does not take, or a donate_* value of the wrong kind."""
+    if not options:  # the common case: every jit(f) checks
+        return
     unknown = sorted(set(options) - set(JAX_OPTIONS))
     if unknown:
         raise TracingError(

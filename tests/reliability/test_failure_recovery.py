@@ -170,11 +170,12 @@ def test_a_failed_prepare_caches_nothing(monkeypatch):
         v = tf8.placeholder((3,), "float64", name="v")
         compiled = GraphCompiler().compile(tnp.cos(v) + 1.0)
 
-    def failing_lower(program):
-        raise MemoryError("injected: out of memory while lowering")
+    def failing_lean_function(program, engine):
+        raise MemoryError("injected: out of memory while preparing")
 
-    monkeypatch.setattr(tiers, "lower", failing_lower)
-    with pytest.raises(MemoryError, match="while lowering"):
+    # (the lean tier's run function is what prepare builds; lowering waits for a second run)
+    monkeypatch.setattr(tiers, "lean_function", failing_lean_function)
+    with pytest.raises(MemoryError, match="while preparing"):
         runtime.prepare(compiled)
     assert len(runtime.cache_stats) == 0
     monkeypatch.undo()

@@ -73,6 +73,7 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
                 total = add_any(total, mul(t, partial(*primals, outputs[0])))
         return [total]
 
+    rule.partials = partials  # type: ignore[attr-defined]  # reverse mode reads them too
     JVP_RULES[name] = rule
     ELEMENTWISE_PARTIALS[name] = partials
 

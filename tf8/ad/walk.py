@@ -65,12 +65,15 @@ class GraphWalk:
 
     def _tensor(self, key: ValueKey) -> TracedTensor:
         unbound = key in self._unbound
-        t = TracedTensor(key, aval_of(key), self.bindings, unbound)
-        if key.is_input:
+        operation = key._operation
+        if operation is None:  # a leaf
+            t = TracedTensor(key, key._input_key.aval, self.bindings, unbound)
             bound = self.bindings.get(key)
             if type(bound) is np.ndarray:
                 t._value = bound
-        elif not unbound:
+            return t
+        t = TracedTensor(key, operation.meta[0][key._output_slot], self.bindings, unbound)
+        if not unbound:
             t._value = known_value(self.values, key)
         return t
 
@@ -79,7 +82,8 @@ class GraphWalk:
         members = self._members
         if members is None:
             members = self._members = {*self.inputs, *self.operations}
-        return (key if key.is_input else key.operation) in members
+        operation = key._operation
+        return (key if operation is None else operation) in members
 
     @property
     def tensors(self) -> dict[ValueKey, TracedTensor]:

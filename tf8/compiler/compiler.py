@@ -17,9 +17,10 @@ from tf8.lax.core import merge_bindings
 from tf8.ops.definition import infer
 from tf8.ops.leaves import Conflict, LeafKey
 from tf8.ops.primitive import Aval
-from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
+from tf8.ops.shapes import ShapeGuard
 from tf8.traced import TracedTensor
 
+from .direct import direct_program, finish_program
 from .dot import Drawable, compiled_dot
 from .program import SemanticFingerprint, SemanticProgram, format_program, make_instruction
 from .prune import prune_outputs
@@ -125,9 +126,10 @@ class GraphCompiler:
                 raise CompileError(f"compile takes TracedTensors, got {type(t).__name__}")
         bindings = merge_bindings(outputs)
         flat = materialize_merge(None, [t.key for t in outputs])
-        numbered = compile_program(flat)
-        ssa = prune_outputs(numbered)
-        input_keys = list(ssa.input_keys)
+        # Without multi-output ops nothing is pruned: the program is numbered in one pass.
+        single = all([op_key._output_count == 1 for op_key in flat.operations])
+        ssa = None if single else prune_outputs(compile_program(flat))
+        input_keys = list(flat.inputs)
         aliases = {k: aliases[k] for k in input_keys if k in aliases} if aliases else {}
         if specs is not None:
             input_keys = _order_by_specs(input_keys, specs, bindings, aliases, drop_unused)
@@ -150,10 +152,12 @@ class GraphCompiler:
                     )
             if value is not None:
                 bound[key] = value
-        program = _semantic_program(
-            ssa, input_keys, bound, flat.operations, aliases, contiguous=ssa is numbered
-        )
-        roles = tuple([op_key.role for op_key in flat.operations])
+        if ssa is None:
+            input_avals = [_leaf(k).aval for k in input_keys]
+            program = direct_program(flat, input_keys, input_avals, bound, aliases)
+        else:
+            program = _semantic_program(ssa, input_keys, bound, flat.operations, aliases)
+        roles = tuple([op_key._structure[1] for op_key in flat.operations])
         return CompiledGraph(program, tuple(input_keys), bound, roles)
 
 
@@ -204,48 +208,17 @@ def _order_by_specs(
     return spec_keys + [k for k in input_keys if k not in listed and k not in aliases]
 
 
-def _param_symbols(value: Any) -> frozenset[str]:
-    if isinstance(value, DimExpr):
-        return value.symbols
-    if isinstance(value, tuple):
-        return frozenset().union(*(_param_symbols(v) for v in value))
-    return frozenset()
-
-
-def _check_symbols_bound(input_avals: Sequence[Aval], instructions: Sequence[Any]) -> None:
-    """Every symbolic size an op's parameters use must come from some input's shape."""
-    known = frozenset().union(*(dim_symbols(a.shape) for a in input_avals))
-    checked: set[int] = set()  # ids of the ops seen (one op object serves many instructions)
-    for inst in instructions:
-        op = inst.op
-        if id(op) in checked:
-            continue
-        checked.add(id(op))
-        params = getattr(op, "params", ())
-        if not params:
-            continue
-        free = _param_symbols(tuple(v for _, v in params)) - known
-        free = {name for name in free if not name.startswith("truncated")}
-        if free:
-            raise CompileError(
-                f"{inst.op!r} uses symbolic size {', '.join(sorted(free))} that no input's "
-                "shape defines, so it has no value when the program runs"
-            )
-
-
 def _semantic_program(
     ssa: Any,
     input_keys: list[ValueKey],
     bound: Mapping[ValueKey, Any],
     operations: Sequence[OperationKey],
     aliases: Mapping[ValueKey, ValueKey],
-    contiguous: bool,
 ) -> SemanticProgram:
     """Renumber slots so inputs come first in `input_keys` order (an aliased leaf reads its
-    target's slot); `contiguous`: no output was pruned, so when the inputs keep their order
-    the SSA numbering is kept as it is. Avals and guards are the ones recorded when each op
-    was traced (`operations`, one per instruction); only an op that pruning replaced is
-    inferred again."""
+    target's slot). Avals and guards are the ones recorded when each op was traced
+    (`operations`, one per instruction); only an op that pruning replaced is inferred
+    again. (Programs without multi-output ops take `direct_program`, in one pass.)"""
     position = {key: i for i, key in enumerate(input_keys)}
     renumber: dict[int, int] = {}
     for slot, key in zip(ssa.input_slots, ssa.input_keys):
@@ -254,19 +227,6 @@ def _semantic_program(
     avals: list[Aval] = [_leaf(k).aval for k in input_keys]
     guards: list[ShapeGuard] = []
     instructions = []
-    if contiguous and all(renumber[s] == s for s in ssa.input_slots) and next_slot == len(renumber):
-        # the SSA numbering already is the program's (inputs in order, no output pruned)
-        for inst, op_key in zip(ssa.instructions, operations):
-            meta = op_key.meta
-            if inst.op is op_key.op and meta is not None:
-                avals.extend(meta[0])
-                if meta[1]:
-                    guards.extend(meta[1])
-            else:
-                avals.extend(infer(inst.op, [avals[s] for s in inst.inputs], guards))
-            instructions.append(make_instruction(inst.op, inst.inputs, inst.outputs))
-        renumber = {s: s for s in ssa.output_slots}
-        return _finish_program(avals, input_keys, bound, instructions, renumber, ssa, guards)
     for inst, op_key in zip(ssa.instructions, operations):
         ins = tuple([renumber[s] for s in inst.inputs])
         meta = op_key.meta
@@ -288,25 +248,5 @@ def _semantic_program(
                 avals.append(aval)
             next_slot += len(outs)
         instructions.append(make_instruction(inst.op, ins, outs))
-    return _finish_program(avals, input_keys, bound, instructions, renumber, ssa, guards)
-
-
-def _finish_program(
-    avals: list[Aval],
-    input_keys: list[ValueKey],
-    bound: Mapping[ValueKey, Any],
-    instructions: list[Any],
-    renumber: Mapping[int, int],
-    ssa: Any,
-    guards: list[ShapeGuard],
-) -> SemanticProgram:
-    """The SemanticProgram of renumbered `instructions` (`renumber`: SSA slot -> slot)."""
-    _check_symbols_bound(avals[: len(input_keys)], instructions)
-    return SemanticProgram(
-        input_avals=tuple(avals[: len(input_keys)]),
-        input_bound=tuple(k in bound for k in input_keys),
-        instructions=tuple(instructions),
-        slot_avals=tuple(avals),
-        output_slots=tuple(renumber[s] for s in ssa.output_slots),
-        guards=tuple(dict.fromkeys(guards)),
-    )
+    output_slots = [renumber[s] for s in ssa.output_slots]
+    return finish_program(avals, input_keys, bound, instructions, output_slots, guards)

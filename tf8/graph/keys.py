@@ -204,15 +204,24 @@ class OperationKey:
         ValueKey, the op lacks `input_count`/`output_count`, or the role is not a role.
         """
         structure = (op, role, *inputs)
-        try:
-            ref = _operation_table.get(structure)
-        except TypeError:  # something unhashable: let _new_operation say what
-            ref = None
-        if ref is not None:
-            key = ref()
-            if key is not None:
-                return key
-        return _new_operation(structure)
+        key = _live_operation(structure)
+        return _new_operation(structure) if key is None else key
+
+    @staticmethod
+    def get_with_outputs(
+        op: Any, inputs: Iterable[ValueKey], role: OperationRole = PRIMARY
+    ) -> tuple[OperationKey, tuple[ValueKey, ...]]:
+        """`get(op, inputs, role)` and its `outputs`, in one step: a new key's output keys
+        are made with it, before it is interned (no other thread can see it yet, so no
+        lock). The caller holds the outputs: the key only refers to them weakly."""
+        structure = (op, role, *inputs)
+        key = _live_operation(structure)
+        if key is not None:
+            return key, key.outputs
+        key = _make_operation(structure)
+        outputs = _fresh_outputs(key)
+        winner = _intern_operation(key, structure)
+        return (key, outputs) if winner is key else (winner, winner.outputs)
 
     @property
     def op(self) -> Any:
@@ -298,8 +307,47 @@ class OperationKey:
         )
 
 
+def _live_operation(structure: tuple[Any, ...]) -> OperationKey | None:
+    """The interned key of an (op, role, *inputs) structure if it is alive."""
+    try:
+        ref = _operation_table.get(structure)
+    except TypeError:  # something unhashable: _new_operation says what
+        return None
+    return None if ref is None else ref()
+
+
 def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
     """Validate a new (op, role, *inputs) structure and intern its key."""
+    return _intern_operation(_make_operation(structure), structure)
+
+
+def _intern_operation(key: OperationKey, structure: tuple[Any, ...]) -> OperationKey:
+    """Intern a key `_make_operation` made (another thread's equal key if it won)."""
+    try:
+        return _intern(_operation_table, structure, key, _forget_operation)
+    except TypeError:  # the structure's hash failed: the inputs and the role hash, the op not
+        raise GraphError(f"operation {operation_name(structure[0])} is not hashable") from None
+
+
+def _fresh_outputs(operation: OperationKey) -> tuple[ValueKey, ...]:
+    """The output keys of an operation key not interned yet (so no other thread has it)."""
+    outputs = []
+    for slot in range(operation._output_count):
+        key = object.__new__(ValueKey)
+        key._input_key = None
+        key._operation = operation
+        key._output_slot = slot
+        key._fingerprint = None
+        outputs.append(key)
+    if outputs:
+        operation._output0 = weakref.ref(outputs[0])
+        if len(outputs) > 1:
+            operation._later_outputs = [weakref.ref(k) for k in outputs[1:]]
+    return tuple(outputs)
+
+
+def _make_operation(structure: tuple[Any, ...]) -> OperationKey:
+    """Validate a new (op, role, *inputs) structure and make its key (not interned)."""
     op = structure[0]
     role = structure[1]
     input_total = len(structure) - 2
@@ -333,10 +381,7 @@ def _new_operation(structure: tuple[Any, ...]) -> OperationKey:
     key._output0 = None
     key._later_outputs = [None] * (output_count - 1) if output_count > 1 else None
     key.meta = None
-    try:
-        return _intern(_operation_table, structure, key, _forget_operation)
-    except TypeError:  # the structure's hash failed: the inputs and the role hash, the op not
-        raise GraphError(f"operation {operation_name(op)} is not hashable") from None
+    return key
 
 
 def _fingerprint_operations(key: OperationKey) -> int:

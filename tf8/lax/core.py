@@ -46,12 +46,14 @@ __all__ = [
     "leaf",
     "merge_bindings",
     "record",
+    "record_outputs",
     "write_down",
 ]
 
 # PLANS.get bound once (the table is emptied and refilled in place, never replaced): a bound
 # builtin is the cheapest lookup eager dispatch can make per op.
 _plan_of = PLANS.get
+_get_with_outputs = OperationKey.get_with_outputs
 
 _set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
 
@@ -71,7 +73,15 @@ def record(
     role is Linearized when a linear scope holds one of `keys` (its outputs then join the
     scope), and its outputs join the differentiated set when an input is in it. `meta` (or
     `meta()`) gives the avals and guards when the key is new."""
-    _refuse_tape("recording", op)
+    return record_outputs(op, keys, meta)[0]
+
+
+def record_outputs(
+    op: Any, keys: tuple[ValueKey, ...], meta: OpMeta | Callable[[], OpMeta]
+) -> tuple[OperationKey, tuple[ValueKey, ...]]:
+    """`record`, and the key's output keys (a new key's are made with it: hold them)."""
+    if _tapes.get():
+        _refuse_tape("recording", op)
     role = PRIMARY
     linear = _linear.get()
     if linear:
@@ -80,20 +90,21 @@ def record(
             role = _ROLES.get(mask)
             if role is None:
                 role = _ROLES[mask] = Linearized(mask)
-    op_key = OperationKey.get(op, keys, role)
+    op_key, outputs = _get_with_outputs(op, keys, role)
     if op_key.meta is None:
         op_key.meta = meta if type(meta) is tuple else meta()
     if role is not PRIMARY:
-        linear.update(op_key.outputs)  # type: ignore[union-attr]
+        linear.update(outputs)  # type: ignore[union-attr]
     diff = _differentiated.get()
-    if diff and not definition(op).stops_derivative:
+    if diff:
         for k in keys:
             argument = diff.get(k)
             if argument is not None:
-                for out in op_key.outputs:
-                    diff[out] = argument
+                if not definition(op).stops_derivative:
+                    for out in outputs:
+                        diff[out] = argument
                 break
-    return op_key
+    return op_key, outputs
 
 
 def apply(
@@ -255,20 +266,20 @@ def _record(
     if meta is None and plan:
         meta = (plan[1], ())
     try:
-        op_key = record(op, tuple([t.key for t in inputs]), meta or (lambda: _infer(op, inputs)[0]))
+        op_key, out_keys = record_outputs(
+            op, tuple([t.key for t in inputs]), meta or (lambda: _infer(op, inputs)[0])
+        )
     except GraphError:
         infer(op, [t.aval for t in inputs])  # the op's own error names what was wrong
         raise
     avals = op_key.meta[0]
-    bindings = merge_bindings(inputs)
+    bindings = merge_binding_dicts([t._bindings for t in inputs])
     unbound = False
     for t in inputs:
         if t._unbound:
             unbound = True
             break
-    outputs = [
-        TracedTensor(key, aval, bindings, unbound) for key, aval in zip(op_key.outputs, avals)
-    ]
+    outputs = [TracedTensor(key, aval, bindings, unbound) for key, aval in zip(out_keys, avals)]
     if compute:
         if plan is None:
             plan = _plan(op, inputs)

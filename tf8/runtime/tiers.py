@@ -35,7 +35,7 @@ OPTIMISE_AT_ELEMENTS = 1 << 20
 RunFn = Callable[[Sequence[Any], Sequence[Any]], list[np.ndarray]]
 
 
-def lean_function(program: ExecProgram, engine: Engine) -> RunFn:
+def lean_function(program: ExecProgram | SemanticProgram, engine: Engine) -> RunFn:
     """Run `program` instruction by instruction on `engine`'s kernels (no passes, no codegen).
 
     Returns `run(values, ops)` like the generated code: `ops` are the instructions' ops
@@ -52,7 +52,7 @@ def lean_function(program: ExecProgram, engine: Engine) -> RunFn:
         for s in inst.inputs:
             last_read[s] = position
     outputs = list(program.output_slots)
-    keep = set(outputs) | set(range(program.n_inputs))
+    keep = set(outputs) | set(range(len(program.input_avals)))
     frees: list[tuple[int, ...]] = [() for _ in program.instructions]
     for slot, position in last_read.items():
         if slot not in keep:
@@ -100,10 +100,9 @@ class PreparedProgram:
         self._semantic = semantic
         self._passes = tuple(passes)
         self._regions_on = regions
-        lean = lower(semantic)
-        for inst in lean.instructions:
-            inst.engine = engine.name
-        self.lean_program = lean
+        self._lean_program: ExecProgram | None = None
+        # The lean tier runs the semantic program as it is (no lowering: nothing rewrites it).
+        lean = semantic
         self.input_avals = lean.input_avals
         self.guards = lean.guards
         # Sizes only known while running (dynamic_truncate): interpreted, never generated.
@@ -126,7 +125,18 @@ class PreparedProgram:
             # only when the program runs again (never on a first run)
             self.optimise(guests=not self.guests)
 
-    def _use(self, program: ExecProgram, run_fn: RunFn) -> None:
+    @property
+    def lean_program(self) -> ExecProgram:
+        """The lean tier's program as an ExecProgram, every instruction on the host engine."""
+        lean = self._lean_program
+        if lean is None:
+            lean = lower(self._semantic)
+            for inst in lean.instructions:
+                inst.engine = self.engine.name
+            self._lean_program = lean
+        return lean
+
+    def _use(self, program: ExecProgram | SemanticProgram, run_fn: RunFn) -> None:
         # One attribute, replaced whole: a thread running while another optimises reads the
         # run function and its ops from the same tier.
         self.current = Tier(run_fn, [inst.op for inst in program.instructions])
@@ -225,7 +235,7 @@ class Tier:
         return ops
 
 
-def _elements_written(program: ExecProgram, symbolic: bool) -> int:
+def _elements_written(program: ExecProgram | SemanticProgram, symbolic: bool) -> int:
     """The elements all instructions write together (0 when a size is symbolic: unknown
     until it runs)."""
     if symbolic:
