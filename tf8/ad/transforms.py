@@ -34,7 +34,7 @@ from .arguments import (
     zeros_for,
 )
 from .forward import ForwardTape
-from .linearize import jvp_graph, transpose_graph
+from .linearize import jvp_graph, transpose_graph, vjp_graph
 from .tape import results, run_on_tape, tape_leaves
 
 
@@ -154,10 +154,14 @@ def value_and_grad(
         out = as_traced(out)
         check_differentiable(arguments.leaves, "grad", holomorphic)
         _check_scalar_output(out, "grad", holomorphic)
-        tangents = _tangent_leaves(arguments)
-        (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
         seed = fresh_leaf(as_traced(np.ones((), dtype=out.dtype)), "seed", bind=True)
-        cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
+        # one backward walk where every op has a vjp_graph rule (the same keys as the two
+        # walks below, which build and record the tangent program only to transpose it)
+        cts = vjp_graph([out], arguments.leaves, [seed], arguments.values)
+        if cts is None:
+            tangents = _tangent_leaves(arguments)
+            (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
+            cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
         grads = zeros_for(arguments.leaves, cts)
         finished = arguments.finish([out, *grads, *aux_leaves])
         value, grads, aux_values = (
