@@ -441,4 +441,4 @@ def placeholder(
             f"(write ({shape!r},) for one named dimension)"
         )
     dims = tuple(as_dim(d) for d in shape)
-    return _leaf(None, Aval(dims, dt.as_dtype(dtype)), name, "placeholder")
+    return _leaf(None, aval_of(dims, dt.as_dtype(dtype)), name, "placeholder")

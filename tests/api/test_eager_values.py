@@ -136,3 +136,65 @@ def test_the_users_error_state_is_left_as_it_was():
         with pytest.raises(FloatingPointError):
             np.float64(1.0) / np.zeros(1)
     assert np.geterr() == before
+
+
+_INDICES = [
+    slice(None, 3),
+    slice(-2, None),
+    slice(None, None, -1),
+    slice(1, 10, 3),
+    slice(10, 1, -2),
+    slice(-100, 100),
+    slice(7, 3),
+    2,
+    -1,
+    (1, slice(2, 5)),
+    (slice(None), -3),
+    (slice(None, None, -2), slice(1, None, 4)),
+    (4, 11),
+    (),
+]
+
+
+@pytest.mark.parametrize("index", _INDICES, ids=repr)
+def test_eager_basic_indexing_is_numpys_and_the_traced_paths(index):
+    a = np.arange(60.0).reshape(5, 12)
+    t = tf8.tensor(a)
+    got = t[index]
+    assert got.shape == a[index].shape and got.dtype == a.dtype
+    np.testing.assert_array_equal(np.asarray(got), a[index])
+    np.testing.assert_array_equal(tf8.jit(lambda v: v[index])(a), a[index])
+    weights = np.random.default_rng(1).standard_normal(a[index].shape)
+    grad = tf8.grad(lambda v: tnp.sum(v[index] * weights))(a)  # a taped value: general path
+    expected = np.zeros_like(a)
+    expected[index] = weights
+    np.testing.assert_array_equal(grad, expected)
+
+
+def test_eager_indexing_errors_are_tf8s():
+    t = tf8.tensor(np.zeros((5, 12)))
+    with pytest.raises(tf8.errors.IndexingError, match="out of bounds"):
+        t[5]
+    with pytest.raises(tf8.errors.IndexingError, match="too many indices"):
+        t[1, 2, 3]
+
+
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "true_divide"])
+def test_a_numpy_array_and_a_tensor_of_one_shape_compute_at_once(op, count_evaluations):
+    x = np.linspace(1.0, 2.0, 12).reshape(3, 4)
+    t = tf8.tensor(x[::-1].copy())
+    fn = getattr(tnp, op)
+    for left, right in ((x, t), (t, x)):
+        got = fn(left, right)
+        want = getattr(np, op)(np.asarray(left), np.asarray(right))
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    np.testing.assert_array_equal(np.asarray(getattr(np, op)(x, t)), getattr(np, op)(x, x[::-1]))
+    assert count_evaluations == []
+    grad = tf8.grad(lambda v: tnp.sum(fn(x, v)))(np.asarray(t))  # on a tape: the derivative
+    eps = 1e-6
+    numeric = (
+        np.sum(getattr(np, op)(x, np.asarray(t) + eps))
+        - np.sum(getattr(np, op)(x, np.asarray(t) - eps))
+    ) / (2 * eps)
+    assert np.sum(grad) == pytest.approx(numeric, rel=1e-6)

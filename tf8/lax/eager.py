@@ -164,7 +164,9 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                     return ufunc_leaf(ufunc, ay, x, y._value)
                 if ay is _NUMBER:
                     return ufunc_leaf(ufunc, ax, x._value, y)
-                if ax.dtype == ay.dtype and ax is not ay:  # one aval: general makes the plan
+                # two tensors of one aval: the general path makes the plan the one-aval path
+                # above then uses; a numpy array and a tensor: numpy's broadcasting, always
+                if ax.dtype == ay.dtype and (ax is not ay or type(x) is not type(y)):
                     out_aval = _broadcast_aval(shapes, ax, ay)
                     if out_aval is not None:
                         return ufunc_leaf(ufunc, out_aval, _value(x), _value(y))

@@ -115,8 +115,19 @@ def array_function(
     return _call(name, fn, args, kwargs)
 
 
+_CALLS: dict[np.ufunc, Callable[..., Any]] = {}  # `_ufunc_fn`'s answers, by ufunc
+
+
 def _ufunc_fn(ufunc: np.ufunc) -> Callable[..., Any]:
-    """The tf8 function for `ufunc`: numpy's by name, scipy.special's from tf8.scipy.special."""
+    """The tf8 function for `ufunc`: numpy's by name, scipy.special's from tf8.scipy.special
+    (a scipy ufunc reaches here only once scipy.special is imported: answers never change)."""
+    fn = _CALLS.get(ufunc)
+    if fn is None:
+        fn = _CALLS[ufunc] = _find_ufunc_fn(ufunc)
+    return fn
+
+
+def _find_ufunc_fn(ufunc: np.ufunc) -> Callable[..., Any]:
     if "scipy.special" in sys.modules:  # a scipy.special ufunc is only called once imported
         from tf8.scipy.special import for_scipy_ufunc
 
@@ -137,6 +148,11 @@ def array_ufunc(
     self: TracedTensor, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any
 ) -> Any:
     """TracedTensor.__array_ufunc__: np.sin(t), np_array + t, np.add.reduce(t), ..."""
+    if method == "__call__" and not kwargs and ufunc in _CALLS:  # the common case, at once
+        for i in inputs:
+            if not isinstance(i, _ARRAY_INPUTS):
+                return NotImplemented
+        return _CALLS[ufunc](*inputs)
     if not all(isinstance(i, _ARRAY_INPUTS) for i in inputs):
         return NotImplemented
     name = f"numpy.{ufunc.__name__}"

@@ -90,15 +90,12 @@ def expand_ellipsis(items: list[Any], ndim: int) -> list[Any]:
 def getitem(x: Any, index: Any) -> TracedTensor:
     """numpy's `x[index]` on a traced value."""
     if (
-        type(index) is int
-        and type(x) is TracedTensor
+        type(x) is TracedTensor
         and x._value is not None
         and x._node is None
-        and x.aval.shape
-        and type(x.aval.shape[0]) is int
-        and -x.aval.shape[0] <= index < x.aval.shape[0]
+        and _numpy_basic(index, x.aval.shape)
         and eager_now()
-    ):  # op by op, an integer index is numpy's (a view; read-only when it leaves tf8)
+    ):  # op by op, ints and slices index as numpy's (a view; read-only when it leaves tf8)
         value = np.asarray(x._value[index])
         out = concrete(value, aval_of(value.shape, value.dtype))
         out._weak = x._weak
@@ -108,6 +105,31 @@ def getitem(x: Any, index: Any) -> TracedTensor:
     if all(_is_basic(i) for i in items):
         return _basic(x, expand_ellipsis(items, x.ndim))
     return _advanced(x, items)
+
+
+def _numpy_basic(index: Any, shape: tuple) -> bool:
+    """An index of in-range ints and slices of ints (as many as the axes at most): numpy's
+    basic indexing then gives what `_basic` computes (clamped slices, negative steps)."""
+    items = index if type(index) is tuple else (index,)
+    if len(items) > len(shape):
+        return False
+    for item, size in zip(items, shape):
+        if type(size) is not int:
+            return False
+        if type(item) is int:
+            if not -size <= item < size:
+                return False
+        elif type(item) is slice:
+            step = item.step
+            if not (
+                (item.start is None or type(item.start) is int)
+                and (item.stop is None or type(item.stop) is int)
+                and (step is None or (type(step) is int and step != 0))
+            ):
+                return False
+        else:
+            return False
+    return True
 
 
 def _basic(x: TracedTensor, items: list[Any]) -> TracedTensor:
