@@ -187,7 +187,8 @@ def linear_scope(linear_keys: Iterable[ValueKey]) -> Iterator[set]:
 
 
 def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
-    """Values of bound traced values, computed together in one program and memoised."""
+    """Values of bound traced values, computed together in one program and memoised; made
+    read-only, as `__array__` makes them, since callers hand them to users."""
     pending = [t for t in tensors if t._value is None]
     unbound = [t for t in pending if t._unbound]
     if unbound:
@@ -197,7 +198,10 @@ def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
             raise TracingError("no evaluator installed (import tf8 to install the default one)")
         for t, value in zip(pending, _evaluator(pending)):
             t._memoise(value)
-    return [t._value for t in tensors]  # type: ignore[misc]
+    values = [t._value for t in tensors]
+    for value in values:  # they leave tf8 (vmap's and the graph path's results): read-only
+        _setflags(value, write=False)
+    return values  # type: ignore[return-value]
 
 
 class TracedTensor:
@@ -327,8 +331,15 @@ class TracedTensor:
         numpy asks for one (`np.array(t)`) or for another dtype."""
         self._refuse_if_differentiated("converting to a numpy array", TracerArrayConversionError)
         value = self._concrete("Converting to a numpy array")
-        if copy or (dtype is not None and np.dtype(dtype) != value.dtype):
-            return value.astype(value.dtype if dtype is None else dtype)
+        if dtype is not None and np.dtype(dtype) != value.dtype:
+            if copy is False:  # numpy's own words for an array that cannot avoid a copy
+                raise ValueError(
+                    f"Unable to avoid copy while creating an array as requested: the value "
+                    f"is {value.dtype}, {np.dtype(dtype)} was asked for"
+                )
+            return value.astype(dtype)
+        if copy:
+            return value.copy()
         _setflags(value, write=False)
         return value
 

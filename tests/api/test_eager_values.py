@@ -198,3 +198,45 @@ def test_a_numpy_array_and_a_tensor_of_one_shape_compute_at_once(op, count_evalu
         - np.sum(getattr(np, op)(x, np.asarray(t) - eps))
     ) / (2 * eps)
     assert np.sum(grad) == pytest.approx(numeric, rel=1e-6)
+
+
+def _exports(c):
+    """Results of transforms whose outputs are (views of) an existing tensor's value."""
+    x = np.ones(3)
+    w = c * 1.0
+
+    def with_cond(v):
+        h = tf8.lax.cond(True, lambda u: u * 2.0, lambda u: u, v)  # the graph path
+        return tnp.sum(h * w), w
+
+    return {
+        "vmap identity": tf8.vmap(lambda r: r)(c),
+        "vmap reshape": tf8.vmap(lambda r: r.reshape(1))(c),
+        "vmap unbatched out": tf8.vmap(lambda a, b: b, in_axes=(0, None), out_axes=None)(c, c),
+        "grad aux (graph path)": tf8.grad(with_cond, has_aux=True)(x)[1],
+        "linearize primal": tf8.linearize(lambda v: v, c)[0],
+        "linear_transpose": tf8.linear_transpose(lambda v: v, c)(c)[0],
+    }
+
+
+@pytest.mark.parametrize("case", list(_exports(tf8.tensor(np.arange(3.0)))))
+def test_transform_results_never_alias_a_tensor_writeably(case):
+    c = tf8.tensor(np.arange(3.0)) * 2.0
+    captured = tf8.jit(lambda a: a + c)
+    out = _exports(c)[case]
+    assert type(out) is np.ndarray
+    if np.shares_memory(out, c._value):  # (c._value: np.asarray(c) would freeze it)
+        assert not out.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            out[...] = 100.0
+    np.testing.assert_array_equal(np.asarray(c), [0.0, 2.0, 4.0])
+    np.testing.assert_array_equal(captured(np.zeros(3)), [0.0, 2.0, 4.0])
+
+
+def test_np_asarray_with_copy_false_and_another_dtype_refuses_as_numpy_does():
+    t = tf8.tensor(np.arange(3.0))
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        np.asarray(t, dtype=np.float32, copy=False)
+    assert np.asarray(t, dtype=np.float32).dtype == np.float32
+    copied = np.asarray(t, copy=True)
+    assert copied.flags.writeable and not np.shares_memory(copied, np.asarray(t))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextvars
 import os
 import threading
+import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 
@@ -190,3 +191,40 @@ def test_one_usable_core_keeps_large_regions_serial(monkeypatch):
         monkeypatch.setattr(os, "cpu_count", lambda: 1)
     runner = _runner(blocks.PARALLEL_MIN, 4096)
     assert runner.run == runner.serial
+
+
+def test_the_worker_outlives_a_failure_outside_any_block(monkeypatch):
+    """A scratch allocation failing on the worker reaches the caller; the worker keeps
+    serving later calls (none is left waiting in its queue)."""
+    real_take = blocks._Scratch.take
+    failed = []
+
+    def take(self, width, dtypes):
+        if threading.current_thread().name == "tf8-blocks" and not failed:
+            failed.append(True)
+            raise MemoryError("scratch for the worker")
+        return real_take(self, width, dtypes)
+
+    monkeypatch.setattr(blocks._Scratch, "take", take)
+    runner = _runner(64 * 4096, 4096)
+    x = np.random.default_rng(3).normal(size=64 * 4096)
+    for _ in range(50):  # until the worker has taken a job (it may be slow to start)
+        try:
+            runner.split((x, np.empty_like(x)))
+        except MemoryError:
+            break
+    assert failed
+    for _ in range(5):
+        out = np.empty_like(x)
+        assert runner.split((x, out)) == runner.serial((x, np.empty_like(x)))
+        assert out.tobytes() == (x * x).tobytes()
+    assert any(t.name == "tf8-blocks" and t.is_alive() for t in threading.enumerate())
+    assert _drained(blocks._jobs())
+
+
+def _drained(jobs) -> bool:
+    """The worker empties its queue within a second (it may still be taking the last job)."""
+    deadline = time.monotonic() + 1.0
+    while jobs.qsize() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return jobs.qsize() == 0

@@ -101,7 +101,11 @@ def _jobs() -> SimpleQueue:
 def _serve(jobs: SimpleQueue) -> None:
     while True:
         job = jobs.get()
-        job.context.run(job.help)
+        try:
+            job.context.run(job.help)  # (`help` hands its errors to the caller)
+        except BaseException:  # noqa: BLE001, S110 - the worker must outlive any one job
+            pass
+        del job  # not kept alive (with its operands) until the next job comes
 
 
 class _Job:
@@ -124,8 +128,9 @@ class _Job:
         runner, fixed, results, todo, lock = (
             self.runner, self.fixed, self.results, self.todo, self.lock,
         )  # fmt: skip
-        temps = _scratch.take(runner.width, runner.dtypes)
+        temps = None
         try:
+            temps = _scratch.take(runner.width, runner.dtypes)
             while self.error is None:
                 with lock:
                     item = next(todo, None)
@@ -136,7 +141,8 @@ class _Job:
         except BaseException as error:  # handed to the caller, which raises it
             self.error = error
         finally:
-            _scratch.give_back(runner.width, runner.dtypes, temps)
+            if temps is not None:
+                _scratch.give_back(runner.width, runner.dtypes, temps)
 
 
 class BlockRunner:
