@@ -17,7 +17,7 @@ import numpy as np
 from tf8.lax.builders import convert
 from tf8.lax.values import node_of, tag
 from tf8.ops.definition import PLANS, definition
-from tf8.ops.kernels import FP_IGNORE, FP_STATE, QUIET_RUN, quietly
+from tf8.ops.fpstate import ignore_fp_errors, quiet_numpy, restore_fp_errors
 from tf8.traced import TracedTensor, _tapes
 
 from .linearize import JVP
@@ -25,8 +25,6 @@ from .tape_rules import NUMPY_RULES
 
 __all__ = ["ForwardTape"]
 
-_set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
-_quiet_run = QUIET_RUN  # numpy's quiet error state, entered for one call (see kernels)
 
 
 class ForwardTape:
@@ -119,11 +117,7 @@ def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
         if n == 1:  # one operand: its rule alone, in numpy's quiet context (the hot path)
             t = tangents[0]
             if t is not None:
-                args = (op, xs, y, t._value, _ONLY[1, 0])
-                try:
-                    total = _quiet_run(rule, *args)[0]
-                except RuntimeError:  # the quiet context is entered (another thread)
-                    total = quietly(rule, *args)[0]
+                total = quiet_numpy(rule, op, xs, y, t._value, _ONLY[1, 0])[0]
                 _tag_tangent(out, node, total)
             return True
     elif key == "dot_general" and _matmul(op, xs[0].ndim, xs[1].ndim):
@@ -134,7 +128,7 @@ def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
             return False
         kernel = plan[0]
     total = None
-    token = _set_fp_state(FP_IGNORE)
+    token = ignore_fp_errors()
     try:
         for i, t in enumerate(tangents):
             if t is None:
@@ -147,7 +141,7 @@ def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
                 part = kernel(op, *xs[:i], t._value, *xs[i + 1 :])
             total = part if total is None else total + part
     finally:
-        _reset_fp_state(token)
+        restore_fp_errors(token)
     if total is not None:
         _tag_tangent(out, node, total)
     return True

@@ -32,7 +32,7 @@ from tf8.lax.builders import convert, zeros
 from tf8.lax.core import apply, concrete
 from tf8.lax.values import node_of, tag
 from tf8.ops.definition import definition
-from tf8.ops.kernels import ignore_fp_errors, restore_fp_errors
+from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
 from tf8.ops.primitive import make_primitive
 from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_tapes
 

@@ -20,7 +20,7 @@ import numpy as np
 from tf8.errors import GraphError
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops.definition import PLANS, definition, infer, remember_plan
-from tf8.ops.fpstate import FP_IGNORE, FP_STATE, ignore_fp_errors, restore_fp_errors
+from tf8.ops.fpstate import quietly
 from tf8.ops.leaves import Bindings, merge_binding_dicts
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
@@ -55,7 +55,6 @@ __all__ = [
 _plan_of = PLANS.get
 _get_with_outputs = OperationKey.get_with_outputs
 
-_set_fp_state, _reset_fp_state = FP_STATE.set, FP_STATE.reset
 
 # The Linearized role of each active mask, made once (roles are immutable values).
 _ROLES: dict[tuple[bool, ...], Linearized] = {}
@@ -214,15 +213,6 @@ def _infer(op: Any, inputs: Sequence[TracedTensor]) -> tuple[OpMeta, tuple | boo
     return (avals, tuple(guards)), plan
 
 
-def _run(op: Any, kernel: Any, values: list) -> Any:
-    """The kernel's result, computed with floating-point warnings off (kernels follow IEEE)."""
-    token = ignore_fp_errors()
-    try:
-        return kernel(op, *values)
-    finally:
-        restore_fp_errors(token)
-
-
 def _array(value: Any) -> np.ndarray:
     """A kernel result as an array (a 0-d ufunc result is a numpy scalar: a 0-d array). It is
     not made read-only here: no one outside tf8 holds it, and tf8 never writes into a value;
@@ -242,11 +232,7 @@ def _compute(
 ) -> list[TracedTensor]:
     """Outside transforms: the kernel's results as concrete leaves (no key, no graph)."""
     kernel, avals = plan
-    token = _set_fp_state(FP_IGNORE)  # ignore_fp_errors, inlined: eager dispatch's hot path
-    try:
-        result = kernel(op, *values)
-    finally:
-        _reset_fp_state(token)
+    result = quietly(kernel, op, *values)  # floating-point warnings off: kernels follow IEEE
     if len(avals) == 1:
         outputs = [leaf(avals[0], result)]
     else:
@@ -285,7 +271,7 @@ def _record(
             plan = _plan(op, inputs)
         if plan:  # runnable op by op: no symbolic size, no guard, a kernel
             table = _values.get()
-            result = _run(op, plan[0], [t._value for t in inputs])
+            result = quietly(plan[0], op, *[t._value for t in inputs])
             for out, value in zip(outputs, result if len(avals) > 1 else (result,)):
                 out._value = value = _array(value)
                 if table is not None:

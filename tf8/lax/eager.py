@@ -6,7 +6,7 @@ the generality of the tf8.numpy layer above it on every op: promotion, broadcast
 of values, a plan lookup keyed by a tuple. The wrappers here put a narrow test in front of a
 public function: concrete, strongly typed float or complex operands, no symbolic trace, no
 transform other than tapes. Then the op runs at once, without floating-point warnings
-(`kernels.quiet_numpy`), and its result is a concrete leaf: exactly what the general path
+(`fpstate.quiet_numpy`), and its result is a concrete leaf: exactly what the general path
 returns (read-only when it leaves tf8, see `TracedTensor.__array__`).
 
 - Operands of one aval, and one-operand ops, use the op's cached plan — the one `apply` made

@@ -2,7 +2,7 @@
 values, as in JAX), so no kernel warns or raises on them, whatever state the user set.
 
 - `ignore_fp_errors()` / `restore_fp_errors(token)`: the quiet state around a block (the
-  generated code, the tape's backward pass); `FP_STATE.set(FP_IGNORE)` inlined on hot paths.
+  generated code, the tape's backward pass).
 - `quietly(fn, *args)`: one call of any function in the quiet state.
 - `quiet_numpy(fn, *args)` (`QUIET_RUN` inlined): one call of a numpy function in a private
   context that holds the quiet state, several times cheaper than setting and resetting it.
@@ -29,16 +29,7 @@ __all__ = [
 try:  # numpy >= 2 keeps the error state in a context variable: set it without errstate's cost
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
 
-    _IGNORE = _make_extobj(all="ignore")
-    FP_STATE, FP_IGNORE = _extobj_contextvar, _IGNORE  # for callers inlining the two below
-
-    def ignore_fp_errors() -> Any:
-        """Silence numpy's floating-point warnings (kernels follow IEEE: inf, nan); returns the
-        token `restore_fp_errors` takes."""
-        return _extobj_contextvar.set(_IGNORE)
-
-    def restore_fp_errors(token: Any) -> None:
-        _extobj_contextvar.reset(token)
+    FP_STATE, FP_IGNORE = _extobj_contextvar, _make_extobj(all="ignore")
 
 except ImportError:  # pragma: no cover - other numpy layouts: the public context manager
 
@@ -57,13 +48,15 @@ except ImportError:  # pragma: no cover - other numpy layouts: the public contex
 
     FP_STATE, FP_IGNORE = _ErrState, None
 
-    def ignore_fp_errors() -> Any:
-        state = np.errstate(all="ignore")
-        state.__enter__()
-        return state
 
-    def restore_fp_errors(token: Any) -> None:
-        token.__exit__(None, None, None)
+def ignore_fp_errors() -> Any:
+    """Silence numpy's floating-point warnings (kernels follow IEEE: inf, nan); returns the
+    token `restore_fp_errors` takes."""
+    return FP_STATE.set(FP_IGNORE)
+
+
+def restore_fp_errors(token: Any) -> None:
+    FP_STATE.reset(token)
 
 
 def quietly(fn: Callable[..., Any], *args: Any) -> Any:

@@ -15,15 +15,6 @@ import numpy as np
 
 from tf8.errors import ShapeGuardError
 from tf8.ops import dtypes as dt
-from tf8.ops.fpstate import (  # noqa: F401 - kernels' callers import these from here too
-    FP_IGNORE,
-    FP_STATE,
-    QUIET_RUN,
-    ignore_fp_errors,
-    quiet_numpy,
-    quietly,
-    restore_fp_errors,
-)
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.igamma_grad_kernels import igamma_grad_a_kernel, random_gamma_grad_kernel
 from tf8.ops.primitive import Primitive

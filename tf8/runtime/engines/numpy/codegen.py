@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ops.kernels import ignore_fp_errors as _silence
-from tf8.ops.kernels import restore_fp_errors as _restore
+from tf8.ops.fpstate import ignore_fp_errors as _silence
+from tf8.ops.fpstate import restore_fp_errors as _restore
 from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic
 from tf8.runtime.engines.numpy import regions
