@@ -223,7 +223,7 @@ def _array(value: Any) -> np.ndarray:
 def leaf(aval: Aval, value: Any) -> TracedTensor:
     """A kernel's result as a concrete leaf of `aval` (no key, no graph)."""
     out = TracedTensor(None, aval, None)
-    out._value = value if type(value) is np.ndarray else np.array(value)  # (a scalar)
+    out._value = _array(value)
     return out
 
 

@@ -51,7 +51,6 @@ __all__ = [
     "fast_unary",
     "name_like",
     "on_tapes",
-    "run_plan",
     "taped_value",
     "ufunc_leaf",
 ]

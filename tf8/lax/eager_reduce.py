@@ -33,10 +33,10 @@ _ndarray = np.ndarray
 
 def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
     """`general(a, axis=None, dtype=None, keepdims=False)` (numpy's reduction signature) with
-    the fast path for one concrete float tensor reduced over all axes, one axis or a tuple of
-    them, with or without keepdims: the reduction's cached plan, then a reshape of the result
-    where keepdims asks (numpy's keepdims inserts the same ones). On tapes the two ops are
-    applied, so the tapes write them down."""
+    the fast path for one concrete float tensor (or numpy float array) reduced over all axes,
+    one axis or a tuple of them, with or without keepdims: outside transforms numpy's
+    reduction at once (on floats, what the kernel computes); on tapes the reduction and
+    keepdims' reshape are applied, so the tapes write them down."""
     ops: dict[tuple, tuple] = {}  # (ndim, axis) -> (primitive, normalised axes)
     done: dict[tuple, tuple] = {}  # (aval, axis, keepdims) -> (axes, the result's aval)
 

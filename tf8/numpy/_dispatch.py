@@ -148,13 +148,11 @@ def array_ufunc(
     self: TracedTensor, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any
 ) -> Any:
     """TracedTensor.__array_ufunc__: np.sin(t), np_array + t, np.add.reduce(t), ..."""
+    for i in inputs:
+        if not isinstance(i, _ARRAY_INPUTS):
+            return NotImplemented
     if method == "__call__" and not kwargs and ufunc in _CALLS:  # the common case, at once
-        for i in inputs:
-            if not isinstance(i, _ARRAY_INPUTS):
-                return NotImplemented
         return _CALLS[ufunc](*inputs)
-    if not all(isinstance(i, _ARRAY_INPUTS) for i in inputs):
-        return NotImplemented
     name = f"numpy.{ufunc.__name__}"
     _check_out(name if method == "__call__" else f"{name}.{method}", kwargs)
     tnp = _tnp()
