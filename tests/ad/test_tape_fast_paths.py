@@ -200,14 +200,21 @@ def test_check_grads_catches_a_wrong_second_derivative(modes):
         tf8.check_grads(wrong, (x,), order=2, modes=modes)
 
 
-def test_check_grads_catches_a_wrong_first_derivative_in_each_mode():
-    x = np.array([0.3, -0.7, 1.1])
+def _sin_with_a_wrong_jvp():
+    """sin whose custom jvp rule says sin(x)·t instead of cos(x)·t."""
 
     @tf8.custom_jvp
     def f(a):
         return tnp.sin(a)
 
     f.defjvp(lambda primals, tangents: (tnp.sin(primals[0]), tnp.sin(primals[0]) * tangents[0]))
+    return f
+
+
+def test_check_grads_catches_a_wrong_first_derivative_in_each_mode():
+    x = np.array([0.3, -0.7, 1.1])
+
+    f = _sin_with_a_wrong_jvp()
     with pytest.raises(AssertionError, match="JVP vs central differences"):
         tf8.check_grads(f, (x,), order=1, modes=("fwd",))
 
@@ -227,11 +234,7 @@ def test_a_wrong_jvp_rule_fails_the_reverse_check_alone_as_in_jax():
     adjoint identity alone would pass a wrong jvp rule, since the vjp transposes it."""
     x = np.array([0.3, -0.7, 1.1])
 
-    @tf8.custom_jvp
-    def f(a):
-        return tnp.sin(a)
-
-    f.defjvp(lambda primals, tangents: (tnp.sin(primals[0]), tnp.sin(primals[0]) * tangents[0]))
+    f = _sin_with_a_wrong_jvp()
     with pytest.raises(AssertionError, match="VJP vs central differences"):
         tf8.check_grads(f, (x,), order=1, modes=("rev",))
     with pytest.raises(AssertionError, match="JVP vs central differences"):
