@@ -26,7 +26,6 @@ from .tape_rules import NUMPY_RULES
 __all__ = ["ForwardTape"]
 
 
-
 class ForwardTape:
     """Computes each op's output tangents as the op runs."""
 
