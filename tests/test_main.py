@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 
-from tf8.ops.catalog import CATALOG_HEADERS, ROWS
+from tf8.ops.primitives import CATALOG_HEADERS, PRIMITIVES
 
 
 def run_tf8(*args: str) -> subprocess.CompletedProcess:
@@ -35,7 +35,7 @@ def test_catalog_prints_every_row_under_the_catalog_headers():
     lines = result.stdout.splitlines()
     assert lines[0].split() == CATALOG_HEADERS
     names = [line.split()[0] for line in lines[2:] if line.strip()]
-    assert names == [row.name for row in ROWS]
+    assert names == list(PRIMITIVES)
 
 
 def test_unknown_command_is_a_usage_error():

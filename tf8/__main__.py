@@ -16,7 +16,7 @@ import numpy as np
 
 import tf8
 import tf8.numpy as tnp
-from tf8.ops.catalog import CATALOG_HEADERS, catalog_table
+from tf8.ops.primitives import CATALOG_HEADERS, catalog_table
 
 TOLERANCE = 1e-12
 

@@ -34,7 +34,9 @@ from tf8.ad.linearize import jvp_graph, transpose_graph
 from tf8.ad.transpose_rules import TRANSPOSE_RULES
 from tf8.ad.walk import GraphWalk
 from tf8.lax.core import apply1
-from tf8.ops.catalog import ROWS
+from tf8.ops.primitives import PRIMITIVES
+
+ROWS = [d.row for d in PRIMITIVES.values()]
 
 # Few examples per (row, dtype): there are ~100 such pairs (scaled up by the `long` profile).
 FEW = settings(max_examples=max(2, settings.default.max_examples // 5))

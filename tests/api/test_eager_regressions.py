@@ -128,13 +128,15 @@ def test_repr_of_a_differentiated_value_does_not_raise():
 def test_reregistered_primitive_runs_its_new_kernel_eagerly():
     from tf8.lax.core import apply1
     from tf8.ops.catalog import Category, DTypePolicy, Row
-    from tf8.ops.definition import register_primitive, unregister_primitive
+    from tf8.ops.definition import define
+    from tf8.ops.primitive import register_primitive, unregister_primitive
 
     def reg(kernel):
         register_primitive(
-            Row("review_toy", Category.ANALYTIC, DTypePolicy.SAME_FLOAT, 1, 1, doc="toy"),
-            shape_rule=lambda op, avals, guards: avals[0].shape,
-            kernel=kernel,
+            define(
+                Row("review_toy", Category.ANALYTIC, DTypePolicy.SAME_FLOAT, 1, 1, doc="toy"),
+                kernel=kernel,
+            )
         )
 
     reg(lambda op, x: x * 2)

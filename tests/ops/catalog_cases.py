@@ -18,8 +18,11 @@ from typing import Any
 import numpy as np
 import scipy.special
 
-from tf8.ops.catalog import ROWS, DTypePolicy
+from tf8.ops.catalog import DTypePolicy
 from tf8.ops.gather import take_params, take_transpose_params
+from tf8.ops.primitives import PRIMITIVES
+
+ROWS = [d.row for d in PRIMITIVES.values()]
 
 BOOL = np.dtype(np.bool_)
 INTS = (np.dtype(np.uint8), np.dtype(np.uint32), np.dtype(np.int32), np.dtype(np.int64))

@@ -15,14 +15,12 @@ import pytest
 import tf8
 import tf8.numpy as tnp
 from tf8 import GraphCompiler, Runtime
-from tf8.ad import register_rules, unregister_rules
-from tf8.ad.batching.interpreter import register_batching_rule, unregister_batching_rule
 from tf8.errors import LinAlgError
 from tf8.graph import caches
-from tf8.lax.builders import mul
 from tf8.lax.core import apply1
 from tf8.ops.catalog import Category, DTypePolicy, Row
-from tf8.ops.definition import register_primitive, unregister_primitive
+from tf8.ops.definition import define
+from tf8.ops.primitive import register_primitive, unregister_primitive
 from tf8.runtime import tiers
 
 SINGULAR = np.array([[1.0, 2.0], [2.0, 4.0]])
@@ -47,26 +45,17 @@ def _fragile_kernel(op, x):
 @pytest.fixture
 def fragile():
     """`fragile(x) = x**3` through a registered primitive whose kernel fails on demand."""
-    register_primitive(
-        Row("fragile_cube", Category.ANALYTIC, DTypePolicy.SAME_FLOAT, 1, 1, doc="x**3"),
-        shape_rule=lambda op, avals, guards: avals[0].shape,
-        kernel=_fragile_kernel,
-    )
-    register_rules(
-        "fragile_cube",
-        jvp=lambda op, primals, outputs, tangents: [
-            None if tangents[0] is None else mul(tangents[0], mul(3.0, mul(primals[0], primals[0])))
-        ],
-    )
-    register_batching_rule(  # elementwise: the batch axis stays where it is
-        "fragile_cube", lambda op, args, dims: ([apply1("fragile_cube", args)], dims)
+    register_primitive(  # analytic: its batching rule comes from its category
+        define(
+            Row("fragile_cube", Category.ANALYTIC, DTypePolicy.SAME_FLOAT, 1, 1, doc="x**3"),
+            kernel=_fragile_kernel,
+            partials=(lambda lax, x, out: lax.mul(3.0, lax.mul(x, x)),),
+        )
     )
     Switch.on = False
     yield lambda x: apply1("fragile_cube", [tnp.asarray(x)])
     Switch.on = False
-    unregister_batching_rule("fragile_cube")
     unregister_primitive("fragile_cube")
-    unregister_rules("fragile_cube")
 
 
 def _contents() -> dict[int, tuple[str, dict]]:

@@ -14,7 +14,7 @@ import tf8
 import tf8.numpy as tnp
 from tf8 import GraphCompiler, Runtime
 from tf8.lax.core import apply1
-from tf8.ops.catalog import CATALOG
+from tf8.ops.primitives import PRIMITIVES
 from tf8.runtime.engines.numpy import regions
 from tf8.runtime.engines.numpy.elementwise import UFUNC_RULES
 
@@ -79,7 +79,7 @@ def _apply(name, a, b):
         return apply1("compare", [a, b], direction="lt")
     if name == "clamp":
         return apply1("clamp", [tnp.minimum(a, b), a, tnp.maximum(a, b)])
-    return apply1(name, [a, b][: CATALOG[name].min_arity])
+    return apply1(name, [a, b][: PRIMITIVES[name].row.min_arity])
 
 
 def _program(name, dtype):

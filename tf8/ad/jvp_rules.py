@@ -9,13 +9,14 @@ max/min/maximum split the derivative evenly.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from tf8.lax import rulekit
 from tf8.lax.builders import (
     Tangent,
-    add,
     add_any,
     compare,
     conj,
@@ -35,7 +36,9 @@ from tf8.lax.builders import (
 from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import ROWS
+from tf8.ops.definition import OpDefinition
 from tf8.ops.primitive import Primitive
+from tf8.ops.primitives import PRIMITIVES
 from tf8.traced import TracedTensor
 
 from .special_jvp import SPECIAL_PARTIALS
@@ -63,7 +66,7 @@ for _name in ZERO_DERIVATIVE:
     JVP_RULES[_name] = zero_rule
 
 
-def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
+def elementwise_rule(partials: tuple[Callable[..., Any] | None, ...]) -> JvpRule:
     """Elementwise rule: tangent = sum_i partial_i(*primals, out) * t_i."""
 
     def rule(op, primals, outputs, tangents):
@@ -74,8 +77,27 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
         return [total]
 
     rule.partials = partials  # type: ignore[attr-defined]  # reverse mode reads them too
-    JVP_RULES[name] = rule
+    return rule
+
+
+def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
+    """Give row `name` the elementwise rule of `partials`."""
+    JVP_RULES[name] = elementwise_rule(partials)
     ELEMENTWISE_PARTIALS[name] = partials
+
+
+def home_jvp(found: OpDefinition) -> JvpRule | None:
+    """The JVP rule of a primitive from its home: its own rule, or the elementwise rule of
+    its partials, or the linear one; each handed the rule kit as `lax`. None: it has none."""
+    if found.jvp is not None:
+        return functools.partial(found.jvp, rulekit)
+    if found.partials is not None:
+        return elementwise_rule(
+            tuple(None if p is None else functools.partial(p, rulekit) for p in found.partials)
+        )
+    if found.row is not None and found.linear:
+        return linear_jvp
+    return None
 
 
 def linear_jvp(op, primals, outputs, tangents) -> list[Tangent]:
@@ -106,6 +128,16 @@ def deflinear_first(name: str) -> None:
 for _row in ROWS:
     if _row.linear:
         deflinear(_row.name)
+
+# The rules of every primitive defined in a family module.
+_OLDER = {_row.name for _row in ROWS}
+for _found in PRIMITIVES.values():
+    if _found.row is not None and _found.name not in _OLDER:
+        _rule = home_jvp(_found)
+        if _rule is not None:
+            JVP_RULES[_found.name] = _rule
+            if _found.partials is not None:
+                ELEMENTWISE_PARTIALS[_found.name] = _rule.partials  # type: ignore[attr-defined]
 for _name in "gather dynamic_slice dynamic_truncate pad_to_match".split():
     deflinear_first(_name)
 
@@ -271,26 +303,6 @@ def _clamp_rule(op, primals, outputs, tangents):
 JVP_RULES["clamp"] = _clamp_rule
 
 
-def _one_minus_square(v):
-    return sub(1.0, mul(v, v))
-
-
-defjvp_elementwise("exp", lambda x, out: out)
-defjvp_elementwise("expm1", lambda x, out: add(out, 1.0))
-defjvp_elementwise("log", lambda x, out: div(1.0, x))
-defjvp_elementwise("log1p", lambda x, out: div(1.0, add(x, 1.0)))
-defjvp_elementwise("sin", lambda x, out: unary("cos", x))
-defjvp_elementwise("cos", lambda x, out: neg(unary("sin", x)))
-defjvp_elementwise("tan", lambda x, out: add(1.0, mul(out, out)))
-defjvp_elementwise("sinh", lambda x, out: unary("cosh", x))
-defjvp_elementwise("cosh", lambda x, out: unary("sinh", x))
-defjvp_elementwise("tanh", lambda x, out: _one_minus_square(out))
-defjvp_elementwise("asin", lambda x, out: unary("rsqrt", _one_minus_square(x)))
-defjvp_elementwise("acos", lambda x, out: neg(unary("rsqrt", _one_minus_square(x))))
-defjvp_elementwise("atan", lambda x, out: div(1.0, add(1.0, mul(x, x))))
-defjvp_elementwise("sqrt", lambda x, out: div(0.5, out))
-defjvp_elementwise("rsqrt", lambda x, out: mul(-0.5, div(out, x)))
-defjvp_elementwise("logistic", lambda x, out: mul(out, sub(1.0, out)))
 defjvp_elementwise(
     "erf", lambda x, out: mul(2.0 / math.sqrt(math.pi), unary("exp", neg(mul(x, x))))
 )
@@ -301,11 +313,6 @@ defjvp_elementwise(
 
 for _name, _partials in SPECIAL_PARTIALS.items():
     defjvp_elementwise(_name, *_partials)
-defjvp_elementwise(
-    "atan2",
-    lambda y, x, out: div(x, add(mul(x, x), mul(y, y))),
-    lambda y, x, out: neg(div(y, add(mul(x, x), mul(y, y)))),
-)
 
 
 def _reduce_extremum_rule(op, primals, outputs, tangents):

@@ -17,26 +17,29 @@ from tf8.graph import OperationKey, ValueKey
 from tf8.lax.builders import Tangent, add_any, convert
 from tf8.lax.values import known_value
 from tf8.ops import dtypes as dt
-from tf8.ops.catalog import row as definition_of_row
 from tf8.ops.leaves import merge_binding_dicts
 from tf8.ops.primitive import Primitive, plain_primitive
+from tf8.ops.primitives import primitive_definition
 from tf8.traced import TracedTensor, linear_scope
 
 from .control import JVP_RULES as CONTROL_JVP_RULES
 from .control import TRANSPOSE_RULES as CONTROL_TRANSPOSE_RULES
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
-from .jvp_rules import JVP_RULES, linear_jvp, zero_rule
-from .transpose_rules import TRANSPOSE_RULES
+from .jvp_rules import JVP_RULES, home_jvp, linear_jvp, zero_rule
+from .transpose_rules import TRANSPOSE_RULES, home_transpose
 from .walk import GraphWalk, RuleCache, RuleTable, aval_of, interpret
 
 is_inexact = dt.is_inexact
 
 # Primitives' rules keyed by row name, extension families' by op class.
-JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **CONTROL_JVP_RULES})
+JVP = RuleTable(
+    "JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **CONTROL_JVP_RULES}, derive=home_jvp
+)
 TRANSPOSE = RuleTable(
     "transpose (it is not linear)",
     "transpose",
     {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES, **CONTROL_TRANSPOSE_RULES},
+    derive=home_transpose,
 )
 
 
@@ -119,7 +122,7 @@ def register_rules(key: Any, *, jvp: Any = None, transpose: Any = None) -> None:
     (`jvp(op, primals, outputs, tangents) -> tangents`) and, when linear, its transpose rule
     (`transpose(op, operands, linear_mask, cotangent) -> cotangents`). A linear primitive
     registered without a JVP rule gets the linear one (the op applied to the tangents)."""
-    if jvp is None and isinstance(key, str) and definition_of_row(key).linear:
+    if jvp is None and isinstance(key, str) and primitive_definition(key).linear:
         jvp = linear_jvp
     if jvp is not None:
         JVP.register(key, jvp)

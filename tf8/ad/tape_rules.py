@@ -16,6 +16,7 @@ Tiers 2-4 run tf8 ops op by op on the recorded values (the tape is closed by the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,11 +28,15 @@ from tf8.ops.definition import definition
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
-from .jvp_rules import ELEMENTWISE_PARTIALS
-from .transpose_rules import TRANSPOSE_RULES
+from .jvp_rules import ELEMENTWISE_PARTIALS, home_jvp
+from .transpose_rules import TRANSPOSE_RULES, home_transpose
 
 NumpyRule = Callable[[Any, list, np.ndarray, np.ndarray, Sequence[bool]], Sequence[Any]]
 NUMPY_RULES: dict[str, NumpyRule] = {}
+
+# How often a pullback fell back to the graph path (tf8.vjp of the op alone), by op name:
+# a primitive whose home gives partials or a transpose rule never should.
+FALLBACKS: Counter[str] = Counter()
 
 
 def _rule(name: str) -> Callable[[NumpyRule], NumpyRule]:
@@ -202,6 +207,8 @@ def vjp(
                         return result
             unwrap = _as_is if nested else _value
             partials = ELEMENTWISE_PARTIALS.get(key)
+            if partials is None and definition(op).partials is not None:
+                partials = home_jvp(definition(op)).partials  # registered since import
             if partials is not None:
                 return _elementwise(partials, inputs, outputs[0], cts[0], needs, unwrap)
             if key in _LINEAR_IN or definition(op).linear:
@@ -238,7 +245,7 @@ def _transposed(op, key, inputs, out, ct, needs, unwrap) -> list[Any] | None:
         return None
     if key == "convert" and out.aval.dtype.kind not in "fc":
         return None
-    rule = TRANSPOSE_RULES.get(key)
+    rule = TRANSPOSE_RULES.get(key) or home_transpose(definition(op))  # or registered since
     if rule is None:
         return None
     ct_t = _traced(ct, out.aval)
@@ -266,6 +273,7 @@ def _generic(op, inputs, outputs, cts, needs) -> list[Any]:
     """tf8.vjp of the op alone (the graph path), at the recorded input values."""
     from .transforms import graph_vjp
 
+    FALLBACKS[definition(op).name] += 1
     wanted = [i for i, need in enumerate(needs) if need]
 
     def alone(*xs: TracedTensor) -> list[TracedTensor]:

@@ -9,10 +9,12 @@ Complex numbers follow JAX: the transpose is taken w.r.t. the bilinear pairing s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from tf8.lax import rulekit
 from tf8.lax.builders import (
     Tangent,
     broadcast,
@@ -29,8 +31,10 @@ from tf8.lax.builders import (
 )
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
+from tf8.ops.definition import OpDefinition
 from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
 from tf8.ops.primitive import Primitive
+from tf8.ops.primitives import PRIMITIVES
 from tf8.traced import TracedTensor
 
 TransposeRule = Callable[
@@ -342,3 +346,14 @@ TRANSPOSE_RULES["dynamic_slice"] = _dynamic_slice
 TRANSPOSE_RULES["dynamic_update_slice"] = _dynamic_update_slice
 TRANSPOSE_RULES["dynamic_truncate"] = _dynamic_truncate
 TRANSPOSE_RULES["pad_to_match"] = _pad_to_match
+
+
+def home_transpose(found: OpDefinition) -> TransposeRule | None:
+    """The transpose rule of a primitive from its home, handed the rule kit as `lax`."""
+    return None if found.transpose is None else functools.partial(found.transpose, rulekit)
+
+
+for _found in PRIMITIVES.values():
+    _rule = home_transpose(_found)
+    if _rule is not None:
+        TRANSPOSE_RULES[_found.name] = _rule

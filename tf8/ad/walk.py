@@ -157,15 +157,20 @@ class RuleTable:
         method: str,
         rules: Mapping[Hashable, Callable],
         missing: Callable[[Any], Exception] | None = None,
+        derive: Callable[[Any], Callable | None] | None = None,
     ) -> None:
         self.what = what
         self.method = method
         self.rules = dict(rules)
         self.missing = missing
+        self.derive = derive
 
     def __call__(self, op: Any) -> Callable:
         """The rule for `op` (the missing-rule exception if it has none)."""
-        rule = self.rules.get(definition(op).rule_key)
+        found = definition(op)
+        rule = self.rules.get(found.rule_key)
+        if rule is None and self.derive is not None:
+            rule = self.derive(found)  # a primitive registered since: its home's rule
         if rule is None:
             rule = getattr(op, self.method, None)
         if rule is None:

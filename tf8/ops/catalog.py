@@ -1,15 +1,18 @@
-"""The one primitive catalog: a row per primitive, everything else is derived from it.
+"""A catalog row: the facts that name a primitive (category, dtype policy, arity,
+parameters and their defaults, linearity).
 
-The graph-level op type (`Primitive`), the exec-level op type (`tf8.runtime.exec_program`), the
-shape/dtype inference dispatch (`tf8.ops.infer`), the numpy kernels (`tf8.ops.kernels`), the
-direct `tf8.numpy` wrappers and the AD rule tables (`tf8.ad.rules`) are all keyed by a row's
-`name` and checked against this table by tests.
+A row is one field of a primitive's definition (`tf8.ops.definition.define`), written in its
+family's module in `tf8/ops/primitives/`; the catalog is the table of those definitions
+(`tf8.ops.primitives.PRIMITIVES`). `ROWS` below holds the rows whose home is not yet a family
+module: their kernels, shape rules and AD rules still sit in the older tables.
 """
 
 from __future__ import annotations
 
 import enum
+import itertools
 from dataclasses import dataclass
+from typing import Any
 
 
 class Category(enum.Enum):
@@ -48,7 +51,8 @@ class Row:
     """One primitive: name, category, dtype policy, arity range, host flag, parameter schema.
 
     `linear` marks rows that are linear in every operand (AD transposes them directly);
-    `max_arity=None` means variadic.
+    `max_arity=None` means variadic. `defaults` are the parameters an op may leave out, with
+    their values (a callable default is called once per op built without it).
     """
 
     name: str
@@ -60,6 +64,7 @@ class Row:
     host_only: bool = False
     linear: bool = False
     doc: str = ""
+    defaults: tuple[tuple[str, Any], ...] = ()
 
     def accepts_arity(self, count: int) -> bool:
         return count >= self.min_arity and (self.max_arity is None or count <= self.max_arity)
@@ -73,6 +78,14 @@ class Row:
 E, A, S, R = Category.ELEMENTWISE, Category.ANALYTIC, Category.STRUCTURAL, Category.REDUCTION
 C, I, D, H = Category.CONTRACTION, Category.INDEXING, Category.DYNAMIC, Category.HOST
 P = DTypePolicy
+
+
+_size_names = itertools.count()
+
+
+def _fresh_size_name() -> str:
+    """Each dynamic_truncate names its own run-time size, so two never pass as equal."""
+    return f"truncated{next(_size_names)}"
 
 
 def _unary_analytic(name: str, doc: str) -> Row:
@@ -130,22 +143,6 @@ ROWS: tuple[Row, ...] = (
         doc="reinterpret the bits as `dtype` (same width)",
     ),
     # --- analytic functions ---------------------------------------------------------------
-    _unary_analytic("exp", "e**x"),
-    _unary_analytic("expm1", "e**x - 1"),
-    _unary_analytic("log", "natural log"),
-    _unary_analytic("log1p", "log(1 + x)"),
-    _unary_analytic("sin", "sine"),
-    _unary_analytic("cos", "cosine"),
-    _unary_analytic("tan", "tangent"),
-    _unary_analytic("sinh", "hyperbolic sine"),
-    _unary_analytic("cosh", "hyperbolic cosine"),
-    _unary_analytic("tanh", "hyperbolic tangent"),
-    _unary_analytic("asin", "arcsine"),
-    _unary_analytic("acos", "arccosine"),
-    _unary_analytic("atan", "arctangent"),
-    Row("atan2", A, P.SAME_FLOAT, 2, 2, doc="arctan2(y, x)"),
-    _unary_analytic("sqrt", "square root"),
-    _unary_analytic("rsqrt", "1 / sqrt(x)"),
     Row("erf", A, P.SAME_FLOAT, 1, 1, doc="error function"),
     Row("erf_inv", A, P.SAME_FLOAT, 1, 1, doc="inverse error function on (-1, 1)"),
     Row("ndtri", A, P.SAME_FLOAT, 1, 1, doc="inverse of the standard normal CDF on (0, 1)"),
@@ -167,7 +164,6 @@ ROWS: tuple[Row, ...] = (
     Row("betainc", A, P.SAME_FLOAT, 3, 3, doc="regularized incomplete beta I_x(a, b)"),
     Row("bessel_i0e", A, P.SAME_FLOAT, 1, 1, doc="exp(-|x|) I0(x)"),
     Row("bessel_i1e", A, P.SAME_FLOAT, 1, 1, doc="exp(-|x|) I1(x)"),
-    Row("logistic", A, P.SAME_FLOAT_OR_COMPLEX, 1, 1, doc="1 / (1 + e**-x)"),
     Row("floor", E, P.SAME_FLOAT, 1, 1, doc="round toward -inf"),
     Row("ceil", E, P.SAME_FLOAT, 1, 1, doc="round toward +inf"),
     Row("round", E, P.SAME_FLOAT, 1, 1, doc="round half to even (numpy)"),
@@ -179,7 +175,17 @@ ROWS: tuple[Row, ...] = (
     Row("reduce_min", R, P.SAME_NUMERIC, 1, 1, ("axes",), doc="min over axes"),
     Row("argmax", R, P.INDEX, 1, 1, ("axis",), doc="index of the first max (int64)"),
     Row("argmin", R, P.INDEX, 1, 1, ("axis",), doc="index of the first min (int64)"),
-    Row("cumsum", R, P.SAME_NUMERIC, 1, 1, ("axis", "reverse"), linear=True, doc="running sum"),
+    Row(
+        "cumsum",
+        R,
+        P.SAME_NUMERIC,
+        1,
+        1,
+        ("axis", "reverse"),
+        linear=True,
+        doc="running sum",
+        defaults=(("reverse", False),),
+    ),
     # --- structural -----------------------------------------------------------------------
     Row("transpose", S, P.SAME_ANY, 1, 1, ("permutation",), linear=True, doc="permute axes"),
     Row("reshape", S, P.SAME_ANY, 1, 1, ("shape",), linear=True, doc="row-major reshape"),
@@ -196,8 +202,28 @@ ROWS: tuple[Row, ...] = (
     Row("convert", E, P.CONVERT, 1, 1, ("dtype",), doc="cast (complex → real keeps real part)"),
     Row("extract_diag", S, P.SAME_ANY, 1, 1, linear=True, doc="diagonal of the last two axes"),
     Row("embed_diag", S, P.SAME_ANY, 1, 1, linear=True, doc="last axis onto a diagonal"),
-    Row("tril", S, P.SAME_ANY, 1, 1, ("k",), linear=True, doc="lower triangle (last two axes)"),
-    Row("triu", S, P.SAME_ANY, 1, 1, ("k",), linear=True, doc="upper triangle (last two axes)"),
+    Row(
+        "tril",
+        S,
+        P.SAME_ANY,
+        1,
+        1,
+        ("k",),
+        linear=True,
+        doc="lower triangle (last two axes)",
+        defaults=(("k", 0),),
+    ),
+    Row(
+        "triu",
+        S,
+        P.SAME_ANY,
+        1,
+        1,
+        ("k",),
+        linear=True,
+        doc="upper triangle (last two axes)",
+        defaults=(("k", 0),),
+    ),
     # --- indexing -------------------------------------------------------------------------
     Row(
         "gather",
@@ -217,7 +243,17 @@ ROWS: tuple[Row, ...] = (
         ("update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"),
         doc="lax.scatter_add (index vector on the last axis)",
     ),
-    Row("slice", I, P.SAME_ANY, 1, 1, ("start", "limit", "strides"), linear=True, doc="x[a:b:s]"),
+    Row(
+        "slice",
+        I,
+        P.SAME_ANY,
+        1,
+        1,
+        ("start", "limit", "strides"),
+        linear=True,
+        doc="x[a:b:s]",
+        defaults=(("strides", None),),
+    ),
     Row(
         "dynamic_slice",
         I,
@@ -261,6 +297,7 @@ ROWS: tuple[Row, ...] = (
         ("axis", "size_name"),
         host_only=True,
         doc="cut an axis to a size known only at run time",
+        defaults=(("size_name", _fresh_size_name),),
     ),
     Row(
         "pad_to_match",
@@ -274,33 +311,3 @@ ROWS: tuple[Row, ...] = (
     ),
     Row("constant", H, P.CONSTANT, 0, 0, ("value",), host_only=True, doc="a literal array"),
 )
-
-CATALOG: dict[str, Row] = {row.name: row for row in ROWS}
-
-
-def row(name: str) -> Row:
-    """The row of primitive `name`; KeyError with the known names otherwise."""
-    try:
-        return CATALOG[name]
-    except KeyError:
-        raise KeyError(f"no primitive named {name!r} in the catalog") from None
-
-
-def catalog_table() -> list[list[str]]:
-    """The catalog as table rows for printing (`python -m tf8 catalog`)."""
-    return [
-        [
-            r.name,
-            r.category.value,
-            r.dtype_policy.value,
-            r.arity_str(),
-            "yes" if r.host_only else "",
-            "yes" if r.linear else "",
-            ", ".join(r.params),
-            r.doc,
-        ]
-        for r in ROWS
-    ]
-
-
-CATALOG_HEADERS = ["name", "category", "dtype", "arity", "host", "linear", "params", "semantics"]

@@ -1,12 +1,16 @@
 """One definition per op: what every layer asks of an op, for primitives and families alike.
 
 `definition(op)` answers an op's name, its shape/dtype rule, its kernel, whether it is linear
-or host-only, how to prune its unused outputs, and `rule_key`: the key the transforms' rule
-tables (jvp, transpose, batching) use — the row name for a catalog primitive, the op class
-for an extension family. It is the one place that tells the two kinds apart.
+or host-only, how to prune its unused outputs, its derivative and batching rules, the facts
+an engine needs to fuse it, and `rule_key`: the key the transforms' rule tables use (the row
+name for a catalog primitive, the op class for an extension family). It is the one place
+that tells the two kinds apart.
 
-A new primitive is one `register_primitive(row, shape_rule=..., kernel=...)` call (plus its
-rules, registered in the transforms layer); no other table needs an entry.
+A catalog primitive's definition is made by `define(row, ...)` in its family's module (its
+*home*, `tf8/ops/primitives/`), and a `Primitive` op carries it: no layer looks a
+primitive's facts up in a table of its own. Its rules are written with the builders of
+`tf8.lax.rulekit`, which the transforms hand in as the rule's first argument (`lax`), so
+a home in this layer needs nothing from the layers above it.
 """
 
 from __future__ import annotations
@@ -18,17 +22,31 @@ from typing import Any
 from tf8.errors import ArityError, ParameterError
 from tf8.graph.caches import Table
 from tf8.ops import infer as _infer
-from tf8.ops.catalog import CATALOG, Category, Row
+from tf8.ops.avals import Aval, ConstantValue
+from tf8.ops.catalog import Category, Row
 from tf8.ops.extension.kernels import FAMILY_KERNELS
-from tf8.ops.kernels import KERNELS, Kernel
-from tf8.ops.primitive import Aval, ConstantValue, Primitive, forget_primitive
+from tf8.ops.fusion import Fusion
 
 ShapeRule = Callable[[Any, Sequence[Aval], list], tuple[Aval, ...]]
+NO_FUSION = Fusion()  # the engines run the op by its kernel
+Kernel = Callable[..., Any]
 
 
 @dataclass(frozen=True, slots=True)
 class OpDefinition:
-    """Everything an op's kind answers (per catalog row, or per extension class)."""
+    """Everything an op's kind answers (per catalog row, or per extension class).
+
+    The fields after `prune` are a catalog primitive's home; an extension family leaves
+    them None (its rules live in the transforms layer, keyed by its class):
+    - `shape(op, avals, guards) -> shape` (the dtype follows the row's dtype policy);
+    - `jvp(lax, op, primals, outputs, tangents) -> tangents` (None: a symbolic zero);
+    - `transpose(lax, op, operands, linear_mask, cotangent) -> cotangents`, for linear rows;
+    - `batch(lax, op, args, batch_dims) -> (outputs, out_dims)` (elementwise rows get theirs
+      from their category);
+    - `partials`: an elementwise row's `partial_i(lax, *primals, out)`, from which `jvp`
+      is made (reverse mode on the tape multiplies cotangents by them);
+    - `fusion`: what the engines need to fuse it (`tf8.ops.fusion`).
+    """
 
     name: str
     rule_key: Hashable
@@ -39,9 +57,53 @@ class OpDefinition:
     infer: ShapeRule  # (op, avals, guards) -> output avals; validates arity, dtypes, shapes
     kernel: Kernel | None  # kernel(op, *arrays) on the numpy engine
     prune: Callable[[Any, tuple[bool, ...]], Any] | None  # (op, live) -> cheaper op or None
+    row: Row | None = None
+    shape: Callable[..., Any] | None = None
+    jvp: Callable[..., Any] | None = None
+    transpose: Callable[..., Any] | None = None
+    batch: Callable[..., Any] | None = None
+    partials: tuple[Callable[..., Any] | None, ...] | None = None
+    fusion: Fusion = NO_FUSION
 
 
-_PRIMITIVES: dict[str, OpDefinition] = {}
+def define(
+    row: Row,
+    *,
+    kernel: Kernel,
+    shape: Callable[..., Any] | None = None,
+    jvp: Callable[..., Any] | None = None,
+    transpose: Callable[..., Any] | None = None,
+    batch: Callable[..., Any] | None = None,
+    partials: tuple[Callable[..., Any] | None, ...] | None = None,
+    fusion: Fusion = NO_FUSION,
+) -> OpDefinition:
+    """The definition of catalog primitive `row`: the one place its facts are written.
+
+    `shape` defaults to the elementwise rule (operands of one shape). An elementwise row
+    gives `partials` (one per operand, None where it is not differentiable) instead of a
+    `jvp`; a linear row without a `jvp` gets the linear one (the op on the tangents);
+    a row whose outputs are not differentiable (piecewise constant, indices, bits) gives
+    neither, and its tangent is zero."""
+    return OpDefinition(
+        name=row.name,
+        rule_key=row.name,
+        category=row.category,
+        linear=row.linear,
+        host_only=row.host_only,
+        stops_derivative=False,
+        infer=_infer.infer_primitive,
+        kernel=kernel,
+        prune=None,
+        row=row,
+        shape=_infer.elementwise_shape if shape is None else shape,
+        jvp=jvp,
+        transpose=transpose,
+        batch=batch,
+        partials=partials,
+        fusion=fusion,
+    )
+
+
 _FAMILIES: dict[type, OpDefinition] = {}
 
 # (op, *input avals) -> (kernel, output avals) for ops that can run op by op (inference proved
@@ -60,34 +122,18 @@ def remember_plan(key: tuple, plan: tuple | bool, op: Any) -> None:
 
 
 def definition(op: Any) -> OpDefinition:
-    """The definition of `op`: a catalog `Primitive` or an `ExtensionOp` instance."""
-    if type(op) is Primitive:
-        found = _PRIMITIVES.get(op.name)
-        return found if found is not None else _primitive_definition(op.row)
-    found = _FAMILIES.get(type(op))
-    return found if found is not None else _family_definition(type(op))
+    """The definition of `op`: a catalog `Primitive` (which carries it) or an `ExtensionOp`."""
+    try:
+        return op.definition
+    except AttributeError:
+        found = _FAMILIES.get(type(op))
+        return found if found is not None else _family_definition(type(op))
 
 
 def infer(op: Any, avals: Sequence[Aval], guards: list | None = None) -> tuple[Aval, ...]:
     """Output avals of `op` on `avals` (arity, dtypes and shapes validated); constraints that
     cannot be proven on symbolic sizes are appended to `guards`."""
     return definition(op).infer(op, avals, [] if guards is None else guards)
-
-
-def _primitive_definition(row: Row) -> OpDefinition:
-    found = OpDefinition(
-        name=row.name,
-        rule_key=row.name,
-        category=row.category,
-        linear=row.linear,
-        host_only=row.host_only,
-        stops_derivative=False,
-        infer=_infer.infer_primitive,
-        kernel=KERNELS.get(row.name),
-        prune=None,
-    )
-    _PRIMITIVES[row.name] = found
-    return found
 
 
 def _family_definition(cls: type) -> OpDefinition:
@@ -119,25 +165,3 @@ def _family_definition(cls: type) -> OpDefinition:
     )
     _FAMILIES[cls] = found
     return found
-
-
-def register_primitive(row: Row, *, shape_rule: Callable[..., Any], kernel: Kernel) -> None:
-    """Add primitive `row` to the catalog with its shape rule (`(op, avals, guards) -> shape`)
-    and numpy kernel (`kernel(op, *arrays)`); its dtype follows the row's dtype policy."""
-    if row.name in CATALOG:
-        raise ParameterError(f"a primitive named {row.name!r} already exists")
-    CATALOG[row.name] = row
-    _infer.SHAPE_RULES[row.name] = shape_rule
-    KERNELS[row.name] = kernel
-    _PRIMITIVES.pop(row.name, None)
-    PLANS.clear()
-
-
-def unregister_primitive(name: str) -> None:
-    """Remove a primitive added by `register_primitive` (tests use it to clean up)."""
-    CATALOG.pop(name, None)
-    _infer.SHAPE_RULES.pop(name, None)
-    KERNELS.pop(name, None)
-    _PRIMITIVES.pop(name, None)
-    forget_primitive(name)
-    PLANS.clear()

@@ -7,13 +7,14 @@ raises DTypeError naming the op and the dtypes when the operands do not fit.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from tf8.errors import DTypeError
 from tf8.ops import dtypes as dt
+from tf8.ops.avals import Aval
 from tf8.ops.catalog import DTypePolicy
-from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shape_checks import describe
 
 # --- dtype policies -------------------------------------------------------------------------
@@ -31,7 +32,7 @@ _POLICY_DTYPES = {
 }
 
 
-def _uniform_dtype(op: Primitive, avals: Sequence[Aval], allowed: tuple) -> np.dtype:
+def _uniform_dtype(op: Any, avals: Sequence[Aval], allowed: tuple) -> np.dtype:
     first = avals[0].dtype
     if any(a.dtype != first for a in avals):
         raise DTypeError(f"{op.name}: operands must share one dtype, got {describe(avals)}")
@@ -41,7 +42,7 @@ def _uniform_dtype(op: Primitive, avals: Sequence[Aval], allowed: tuple) -> np.d
     return first
 
 
-def infer_dtype(op: Primitive, avals: Sequence[Aval]) -> np.dtype:
+def infer_dtype(op: Any, avals: Sequence[Aval]) -> np.dtype:
     policy = op.row.dtype_policy
     if policy is DTypePolicy.CONVERT:
         return dt.as_dtype(op["dtype"])
@@ -73,7 +74,7 @@ def infer_dtype(op: Primitive, avals: Sequence[Aval]) -> np.dtype:
     return result
 
 
-def _bitcast_dtype(op: Primitive, source: np.dtype) -> np.dtype:
+def _bitcast_dtype(op: Any, source: np.dtype) -> np.dtype:
     """The target of a same-width bitcast between integer and float dtypes."""
     target = dt.as_dtype(op["dtype"])
     bit_types = dt.INTEGERS + dt.FLOATS

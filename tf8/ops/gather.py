@@ -22,22 +22,22 @@ import numpy as np
 from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.ops import shape_checks
-from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.avals import Aval
 from tf8.ops.shape_checks import Guards, describe
 from tf8.ops.shapes import Dim, dims_equal
 
-Params = Mapping[str, Any] | Primitive  # anything answering params["offset_dims"], ...
+Params = Mapping[str, Any] | Any  # anything answering params["offset_dims"], ...
 
 
 # --- shape rules ------------------------------------------------------------------------------
 
 
-def _fail(op: Primitive, avals: Sequence[Aval], message: str) -> NoReturn:
+def _fail(op: Any, avals: Sequence[Aval], message: str) -> NoReturn:
     raise ShapeError(f"{op.name}: {message}; operands {describe(avals)}")
 
 
 def _dimension_numbers(
-    op: Primitive, avals: Sequence[Aval], name: str, bound: int, *, ordered: bool
+    op: Any, avals: Sequence[Aval], name: str, bound: int, *, ordered: bool
 ) -> tuple[int, ...]:
     """`op[name]` checked to be distinct ints in `[0, bound)`, ascending when `ordered`."""
     dims = op[name]
@@ -53,16 +53,14 @@ def _dimension_numbers(
 
 
 def _require_equal(
-    op: Primitive, avals: Sequence[Aval], a: Dim, b: Dim, what: str, guards: Guards
+    op: Any, avals: Sequence[Aval], a: Dim, b: Dim, what: str, guards: Guards
 ) -> None:
     if dims_equal(a, b) is False:
         _fail(op, avals, f"{what}: {a} != {b}")
     shape_checks.require_equal(op, a, b, f"{what} ({describe(avals)})", guards)
 
 
-def _index_batch(
-    op: Primitive, avals: Sequence[Aval], index_map: str, guards: Guards
-) -> tuple[Dim, ...]:
+def _index_batch(op: Any, avals: Sequence[Aval], index_map: str, guards: Guards) -> tuple[Dim, ...]:
     """Check `indices` (operand 1) against `op[index_map]`; return its batch shape."""
     indices = avals[1]
     if indices.dtype not in dt.INTEGERS:
@@ -88,7 +86,7 @@ def _interleave(
     )
 
 
-def gather_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def gather_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     """Output shape of `gather(operand, indices)`: batch axes and slice axes interleaved."""
     operand = avals[0].shape
     rank = len(operand)
@@ -119,7 +117,7 @@ def _scatter_window(params: Params, operand_rank: int, updates_shape: Sequence[D
     return window
 
 
-def scatter_add_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def scatter_add_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     """Output shape of `scatter_add(operand, indices, updates)`: the operand's."""
     operand, updates = avals[0].shape, avals[2].shape
     rank = len(operand)
@@ -169,7 +167,7 @@ def _along(size: int, axis: int | None, rank: int) -> np.ndarray | int:
     return np.arange(size, dtype=np.intp).reshape(shape)
 
 
-def gather_kernel(op: Primitive, operand: np.ndarray, indices: np.ndarray) -> np.ndarray:
+def gather_kernel(op: Any, operand: np.ndarray, indices: np.ndarray) -> np.ndarray:
     """numpy `gather`: one advanced-indexing read, starts clamped into range."""
     rank, sizes, offset = operand.ndim, op["slice_sizes"], op["offset_dims"]
     framed = [d for d in range(rank) if d not in op["collapsed_slice_dims"]]
@@ -187,7 +185,7 @@ def gather_kernel(op: Primitive, operand: np.ndarray, indices: np.ndarray) -> np
 
 
 def scatter_add_kernel(
-    op: Primitive, operand: np.ndarray, indices: np.ndarray, updates: np.ndarray
+    op: Any, operand: np.ndarray, indices: np.ndarray, updates: np.ndarray
 ) -> np.ndarray:
     """numpy `scatter_add`: np.add.at on a copy, windows that do not fit whole dropped."""
     rank, window_axes = operand.ndim, op["update_window_dims"]

@@ -9,22 +9,23 @@ name the op, the shapes and the dtypes involved.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from tf8.errors import ArityError, AxisError, DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
+from tf8.ops.avals import Aval
 from tf8.ops.dtype_rules import infer_dtype
 from tf8.ops.gather import gather_shape, scatter_add_shape
-from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shape_checks import Guards, check_axis, describe, require_equal
 from tf8.ops.shapes import Dim, DimExpr, ShapeGuard, dim_min, dims_equal, shape_str
 
-ShapeRule = Callable[[Primitive, Sequence[Aval], Guards], tuple[Dim, ...]]
+ShapeRule = Callable[[Any, Sequence[Aval], Guards], tuple[Dim, ...]]
 
 
 # --- shape rules ------------------------------------------------------------------------------
 
 
-def elementwise_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def elementwise_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     first = avals[0].shape
     for other in avals[1:]:
         if len(other.shape) != len(first):
@@ -42,17 +43,16 @@ def elementwise_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> t
     return first
 
 
-def infer_primitive(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Aval, ...]:
+def infer_primitive(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Aval, ...]:
     """Output avals of catalog primitive `op` on `avals`, with arity, dtypes and shapes
     validated (tf8.ops.definition.infer is the entry point for every kind of op)."""
     if not op.row.accepts_arity(len(avals)):
         raise ArityError(f"{op.name} takes {op.row.arity_str()} operands, got {len(avals)}")
     dtype = infer_dtype(op, avals)
-    rule = SHAPE_RULES.get(op.name, elementwise_shape)
-    return (Aval(tuple(rule(op, avals, guards)), dtype),)
+    return (Aval(tuple(op.definition.shape(op, avals, guards)), dtype),)
 
 
-def _shape_param(op: Primitive, name: str) -> tuple[Dim, ...]:
+def _shape_param(op: Any, name: str) -> tuple[Dim, ...]:
     """The shape parameter `name`, checked to hold sizes (ints >= 0 or symbolic dims)."""
     shape = op[name]
     if not isinstance(shape, tuple) or not all(
@@ -62,14 +62,14 @@ def _shape_param(op: Primitive, name: str) -> tuple[Dim, ...]:
     return shape
 
 
-def _axes_param(op: Primitive, axes: Sequence[int], ndim: int) -> tuple[int, ...]:
+def _axes_param(op: Any, axes: Sequence[int], ndim: int) -> tuple[int, ...]:
     norm = tuple(check_axis(op, a, ndim) for a in axes)
     if len(set(norm)) != len(norm):
         raise AxisError(f"{op.name}: repeated axis in {tuple(axes)}")
     return norm
 
 
-def _reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _reduce_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = avals[0].shape
     axes = _axes_param(op, op["axes"], len(shape))
     if op.name in ("reduce_max", "reduce_min"):
@@ -82,14 +82,14 @@ def _reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple
     return tuple(d for i, d in enumerate(shape) if i not in axes)
 
 
-def _guard_nonempty(op: Primitive, shape: tuple[Dim, ...], axis: int, guards: Guards) -> None:
+def _guard_nonempty(op: Any, shape: tuple[Dim, ...], axis: int, guards: Guards) -> None:
     """A symbolic axis that max/min/argmax reduces must hold an element when the program runs."""
     if isinstance(shape[axis], DimExpr):
         text = f"axis {axis} of {shape_str(shape)} must not be empty ({op.name} has no identity)"
         require_equal(op, dim_min(shape[axis], 1), 1, text, guards)
 
 
-def _arg_reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _arg_reduce_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = avals[0].shape
     axis = check_axis(op, op["axis"], len(shape), scalar_as_vector=True)
     if shape and shape[axis] == 0:
@@ -99,13 +99,13 @@ def _arg_reduce_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> t
     return shape[:axis] + shape[axis + 1 :]
 
 
-def _same_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _same_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     if op.name == "cumsum":
         check_axis(op, op["axis"], avals[0].ndim, scalar_as_vector=True)
     return avals[0].shape
 
 
-def _matrix_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _matrix_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = avals[0].shape
     if len(shape) < 2:
         raise ShapeError(f"{op.name}: needs at least 2 axes, got {shape_str(shape)}")
@@ -115,14 +115,14 @@ def _matrix_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple
     return shape
 
 
-def _embed_diag_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _embed_diag_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = avals[0].shape
     if not shape:
         raise ShapeError(f"{op.name}: needs at least 1 axis, got a scalar")
     return shape + shape[-1:]
 
 
-def _transpose_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _transpose_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape, perm = avals[0].shape, op["permutation"]
     if sorted(perm) != list(range(len(shape))):
         raise AxisError(f"transpose: permutation {perm} does not fit {shape_str(shape)}")
@@ -136,7 +136,7 @@ def _size(shape: Sequence[Dim]) -> Dim:
     return total
 
 
-def _reshape_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _reshape_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     old, new = avals[0].shape, _shape_param(op, "shape")
     same = dims_equal(_size(old), _size(new))
     if same is False:
@@ -146,7 +146,7 @@ def _reshape_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tupl
     return tuple(new)
 
 
-def _broadcast_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _broadcast_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape, target, dims = avals[0].shape, _shape_param(op, "shape"), op["broadcast_dimensions"]
     if len(dims) != len(shape) or any(not 0 <= d < len(target) for d in dims):
         raise ShapeError(
@@ -167,7 +167,7 @@ def _broadcast_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tu
     return tuple(target)
 
 
-def _dot_general_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _dot_general_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     lhs, rhs = avals[0].shape, avals[1].shape
     (lc, rc), (lb, rb) = op["contracting"], op["batch"]
     if len(lc) != len(rc) or len(lb) != len(rb):
@@ -191,7 +191,7 @@ def _dot_general_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> 
     return tuple(lhs[a] for a in lb) + tuple(lhs_free) + tuple(rhs_free)
 
 
-def _slice_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _slice_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = avals[0].shape
     start, limit = op["start"], op["limit"]
     strides = op["strides"] or (1,) * len(shape)
@@ -210,7 +210,7 @@ def _slice_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[
     return tuple(out)
 
 
-def _pad_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _pad_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape, config = avals[0].shape, op["config"]
     if avals[1].shape != ():
         raise ShapeError(f"pad: padding value must be a scalar, got {avals[1]}")
@@ -229,7 +229,7 @@ def _pad_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Di
     return tuple(out)
 
 
-def _concatenate_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _concatenate_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     first = avals[0].shape
     if not first:
         raise ShapeError("concatenate: zero-dimensional arrays cannot be concatenated")
@@ -247,27 +247,27 @@ def _concatenate_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> 
     return first[:axis] + (total,) + first[axis + 1 :]
 
 
-def _reverse_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _reverse_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     _axes_param(op, op["axes"], avals[0].ndim)
     return avals[0].shape
 
 
-def _iota_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _iota_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = _shape_param(op, "shape")
     check_axis(op, op["dimension"], len(shape))
     return shape
 
 
-def _constant_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _constant_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     return op["value"].array.shape
 
 
-def _shape_of_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _shape_of_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     check_axis(op, op["axis"], avals[0].ndim)
     return ()
 
 
-def _index_scalars(op: Primitive, indices: Sequence[Aval], ndim: int) -> None:
+def _index_scalars(op: Any, indices: Sequence[Aval], ndim: int) -> None:
     if len(indices) != ndim:
         raise ShapeError(f"{op.name}: needs {ndim} start indices, got {len(indices)}")
     for a in indices:
@@ -275,7 +275,7 @@ def _index_scalars(op: Primitive, indices: Sequence[Aval], ndim: int) -> None:
             raise DTypeError(f"{op.name}: start indices must be int scalars, got {a}")
 
 
-def _dynamic_slice_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _dynamic_slice_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape, sizes = avals[0].shape, op["slice_sizes"]
     _index_scalars(op, avals[1:], len(shape))
     if len(sizes) != len(shape):
@@ -286,7 +286,7 @@ def _dynamic_slice_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -
     return tuple(sizes)
 
 
-def _dynamic_update_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _dynamic_update_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape, update = avals[0].shape, avals[1].shape
     _index_scalars(op, avals[2:], len(shape))
     if len(update) != len(shape) or any(
@@ -298,9 +298,7 @@ def _dynamic_update_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) 
     return shape
 
 
-def _dynamic_truncate_shape(
-    op: Primitive, avals: Sequence[Aval], guards: Guards
-) -> tuple[Dim, ...]:
+def _dynamic_truncate_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape = avals[0].shape
     axis = check_axis(op, op["axis"], len(shape))
     if avals[1].shape != () or avals[1].dtype not in dt.INTEGERS:
@@ -308,7 +306,7 @@ def _dynamic_truncate_shape(
     return shape[:axis] + (DimExpr.symbol(op["size_name"]),) + shape[axis + 1 :]
 
 
-def _pad_to_match_shape(op: Primitive, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
+def _pad_to_match_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
     shape, ref = avals[0].shape, avals[1].shape
     axis = check_axis(op, op["axis"], len(shape))
     if len(ref) <= axis:

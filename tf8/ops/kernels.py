@@ -17,7 +17,6 @@ from tf8.errors import ShapeGuardError
 from tf8.ops import dtypes as dt
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.igamma_grad_kernels import igamma_grad_a_kernel, random_gamma_grad_kernel
-from tf8.ops.primitive import Primitive
 
 Kernel = Callable[..., np.ndarray]
 
@@ -57,7 +56,7 @@ def _binary(fn: Callable[[np.ndarray, np.ndarray], Any]) -> Kernel:
     return kernel
 
 
-def _div(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _div(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind in "iu":  # integer division truncates toward zero, as XLA and C do; x/0 = 0
         # In integers throughout: a float64 quotient is wrong beyond 2**53.
         safe = np.where(y == 0, 1, y)
@@ -67,13 +66,13 @@ def _div(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.true_divide(x, y)
 
 
-def _rem(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _rem(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":
         return np.asarray(x - y * np.floor((x / y).real))
     return np.remainder(x, y)
 
 
-def _pow(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _pow(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "i":  # numpy refuses negative integer powers; follow XLA (0, or ±1)
         neg = y < 0
         if np.any(neg):
@@ -84,18 +83,18 @@ def _pow(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.power(x, y)
 
 
-def _complex(op: Primitive, re: np.ndarray, im: np.ndarray) -> np.ndarray:
+def _complex(op: Any, re: np.ndarray, im: np.ndarray) -> np.ndarray:
     # Not re + 1j * im: 1j * inf is nan + inf j, so complex(1, inf) would get a nan real part.
     out = np.empty(re.shape, dt.complex_dtype(re.dtype))
     out.real, out.imag = re, im
     return out
 
 
-def _abs(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _abs(op: Any, x: np.ndarray) -> np.ndarray:
     return np.abs(x)
 
 
-def _sign(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _sign(op: Any, x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":
         mag = np.abs(x)
         return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
@@ -112,7 +111,7 @@ COMPARISONS = {  # compare's `direction` parameter → its ufunc (also used by r
 }
 
 
-def _compare(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _compare(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return COMPARISONS[op["direction"]](x, y)
 
 
@@ -131,34 +130,24 @@ def _as_kind(x: np.ndarray, kind: str) -> np.ndarray:
 # the operands' bits, with no masks or copies.
 
 
-def _shift_left(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _shift_left(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.left_shift(x, y)
 
 
-def _shift_right_logical(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _shift_right_logical(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.right_shift(_as_kind(x, "u"), _as_kind(y, "u")).view(x.dtype)
 
 
-def _shift_right_arithmetic(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _shift_right_arithmetic(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.right_shift(_as_kind(x, "i"), _as_kind(y, "i")).view(x.dtype)
 
 
-def _bitcast_convert_type(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _bitcast_convert_type(op: Any, x: np.ndarray) -> np.ndarray:
     contiguous = x if x.flags.c_contiguous else x.copy()  # a view needs contiguous bits
     return contiguous.view(np.dtype(op["dtype"]))
 
 
-def _rsqrt(op: Primitive, x: np.ndarray) -> np.ndarray:
-    return 1 / np.sqrt(x)
-
-
-def _logistic(op: Primitive, x: np.ndarray) -> np.ndarray:
-    if x.dtype.kind == "f":
-        return _special("expit")(op, x)
-    return 1 / (1 + np.exp(-x))
-
-
-def _dot_general(op: Primitive, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _dot_general(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     (lc, rc), (lb, rb) = op["contracting"], op["batch"]
     # Axes may be negative (inference accepts them); the free-axis scan below needs them >= 0.
     lc, lb = tuple(a % x.ndim for a in lc), tuple(a % x.ndim for a in lb)
@@ -196,7 +185,7 @@ def _reduction(ufunc: np.ufunc) -> Kernel:
     reduce = ufunc.reduce
     keep_dtype = ufunc is np.add or ufunc is np.multiply
 
-    def kernel(op: Primitive, x: np.ndarray) -> np.ndarray:
+    def kernel(op: Any, x: np.ndarray) -> np.ndarray:
         axes = tuple(op["axes"])
         if keep_dtype:
             return reduce(x, axis=axes, dtype=x.dtype)
@@ -209,7 +198,7 @@ def _argreduce(fn: Callable) -> Kernel:
     return lambda op, x: fn(x, axis=op["axis"]).astype(np.int64)
 
 
-def _cumsum(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _cumsum(op: Any, x: np.ndarray) -> np.ndarray:
     if x.ndim == 0:  # one element (np.cumsum would return shape (1,), inference says ())
         return x.copy()
     axis = op["axis"]
@@ -218,7 +207,7 @@ def _cumsum(op: Primitive, x: np.ndarray) -> np.ndarray:
     return np.cumsum(x, axis=axis, dtype=x.dtype)
 
 
-def _broadcast_in_dim(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _broadcast_in_dim(op: Any, x: np.ndarray) -> np.ndarray:
     shape, dims = op["shape"], op["broadcast_dimensions"]
     expanded = [1] * len(shape)
     for axis, d in zip(dims, x.shape):
@@ -226,18 +215,18 @@ def _broadcast_in_dim(op: Primitive, x: np.ndarray) -> np.ndarray:
     return np.broadcast_to(x.reshape(expanded), shape)
 
 
-def _convert(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _convert(op: Any, x: np.ndarray) -> np.ndarray:
     target = np.dtype(op["dtype"])
     if x.dtype.kind == "c" and target.kind != "c":
         x = x.real
     return x.astype(target)
 
 
-def _extract_diag(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _extract_diag(op: Any, x: np.ndarray) -> np.ndarray:
     return np.diagonal(x, axis1=-2, axis2=-1).copy()
 
 
-def _embed_diag(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _embed_diag(op: Any, x: np.ndarray) -> np.ndarray:
     n = x.shape[-1]
     out = np.zeros(x.shape + (n,), dtype=x.dtype)
     idx = np.arange(n)
@@ -245,7 +234,7 @@ def _embed_diag(op: Primitive, x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _slice(op: Primitive, x: np.ndarray) -> np.ndarray:
+def _slice(op: Any, x: np.ndarray) -> np.ndarray:
     strides = op["strides"] or (1,) * x.ndim
     return x[tuple(slice(a, b, s) for a, b, s in zip(op["start"], op["limit"], strides))]
 
@@ -254,14 +243,14 @@ def _clamped_starts(shape: tuple[int, ...], sizes: tuple[int, ...], starts: tupl
     return [int(min(max(int(s), 0), d - z)) for s, d, z in zip(starts, shape, sizes)]
 
 
-def _dynamic_slice(op: Primitive, x: np.ndarray, *starts: np.ndarray) -> np.ndarray:
+def _dynamic_slice(op: Any, x: np.ndarray, *starts: np.ndarray) -> np.ndarray:
     sizes = op["slice_sizes"]
     begin = _clamped_starts(x.shape, sizes, starts)
     return x[tuple(slice(b, b + z) for b, z in zip(begin, sizes))]
 
 
 def _dynamic_update_slice(
-    op: Primitive, x: np.ndarray, update: np.ndarray, *starts: np.ndarray
+    op: Any, x: np.ndarray, update: np.ndarray, *starts: np.ndarray
 ) -> np.ndarray:
     begin = _clamped_starts(x.shape, update.shape, starts)
     out = x.copy()
@@ -269,7 +258,7 @@ def _dynamic_update_slice(
     return out
 
 
-def _pad(op: Primitive, x: np.ndarray, value: np.ndarray) -> np.ndarray:
+def _pad(op: Any, x: np.ndarray, value: np.ndarray) -> np.ndarray:
     config = op["config"]
     inner = [d + max(d - 1, 0) * i for d, (_, _, i) in zip(x.shape, config)]
     grown = [max(lo, 0) + n + max(hi, 0) for n, (lo, hi, _) in zip(inner, config)]
@@ -283,7 +272,7 @@ def _pad(op: Primitive, x: np.ndarray, value: np.ndarray) -> np.ndarray:
     return out[crop]
 
 
-def _iota(op: Primitive) -> np.ndarray:
+def _iota(op: Any) -> np.ndarray:
     shape, dim = tuple(op["shape"]), op["dimension"]
     ramp = np.arange(shape[dim], dtype=np.dtype(op["dtype"]))
     view = [1] * len(shape)
@@ -291,7 +280,7 @@ def _iota(op: Primitive) -> np.ndarray:
     return np.broadcast_to(ramp.reshape(view), shape)
 
 
-def _dynamic_truncate(op: Primitive, x: np.ndarray, size: np.ndarray) -> np.ndarray:
+def _dynamic_truncate(op: Any, x: np.ndarray, size: np.ndarray) -> np.ndarray:
     axis = op["axis"]
     n = int(size)
     if not 0 <= n <= x.shape[axis]:
@@ -299,7 +288,7 @@ def _dynamic_truncate(op: Primitive, x: np.ndarray, size: np.ndarray) -> np.ndar
     return np.take(x, np.arange(n), axis=axis)
 
 
-def _pad_to_match(op: Primitive, x: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def _pad_to_match(op: Any, x: np.ndarray, ref: np.ndarray) -> np.ndarray:
     axis = op["axis"]
     extra = ref.shape[axis] - x.shape[axis]
     if extra < 0:
@@ -338,22 +327,6 @@ KERNELS: dict[str, Kernel] = {
     "shift_right_logical": _shift_right_logical,
     "shift_right_arithmetic": _shift_right_arithmetic,
     "bitcast_convert_type": _bitcast_convert_type,
-    "exp": _unary(np.exp),
-    "expm1": _unary(np.expm1),
-    "log": _unary(np.log),
-    "log1p": _unary(np.log1p),
-    "sin": _unary(np.sin),
-    "cos": _unary(np.cos),
-    "tan": _unary(np.tan),
-    "sinh": _unary(np.sinh),
-    "cosh": _unary(np.cosh),
-    "tanh": _unary(np.tanh),
-    "asin": _unary(np.arcsin),
-    "acos": _unary(np.arccos),
-    "atan": _unary(np.arctan),
-    "atan2": _binary(np.arctan2),
-    "sqrt": _unary(np.sqrt),
-    "rsqrt": _rsqrt,
     "erf": _special("erf"),
     "erf_inv": _special("erfinv"),
     "ndtri": _special("ndtri"),
@@ -368,7 +341,6 @@ KERNELS: dict[str, Kernel] = {
     "betainc": _special("betainc"),
     "bessel_i0e": _special("i0e"),
     "bessel_i1e": _special("i1e"),
-    "logistic": _logistic,
     "floor": _unary(np.floor),
     "ceil": _unary(np.ceil),
     "round": _unary(np.round),

@@ -15,7 +15,7 @@ import numpy as np
 
 from tf8.errors import ConversionError, ShapeError
 from tf8.ops import dtypes as dt
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 
 __all__ = [
     "Bindings",

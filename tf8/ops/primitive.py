@@ -1,129 +1,35 @@
-"""The graph-level op type derived from the catalog, and abstract values (shape + dtype).
+"""The graph-level op type: a catalog primitive with bound parameters.
 
 A `Primitive` is a frozen, hashable value: catalog name + parameters + input count. It is what
-the structural graph stores, so two `add`s on the same inputs are the same operation.
+the structural graph stores, so two `add`s on the same inputs are the same operation. It
+carries its primitive's definition (`op.definition`), so every layer reads the primitive's
+facts from the op itself.
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
 
 from tf8.errors import ParameterError
 from tf8.graph.caches import Table
-from tf8.ops.catalog import CATALOG, Row
-from tf8.ops.shapes import Dim, DimExpr, shape_str
+from tf8.ops.avals import Aval, ConstantValue, aval_of
+from tf8.ops.definition import PLANS, OpDefinition
+from tf8.ops.primitives import PRIMITIVES
+from tf8.ops.shapes import DimExpr
 
-# Parameters a row may leave out, with the value they default to.
-_size_names = itertools.count()
-
-
-def _fresh_size_name() -> str:
-    """Each dynamic_truncate names its own run-time size, so two never pass as equal."""
-    return f"truncated{next(_size_names)}"
-
-
-# A callable default is called once per op built without that parameter.
-PARAM_DEFAULTS: dict[str, dict[str, Any]] = {
-    "dynamic_truncate": {"size_name": _fresh_size_name},
-    "cumsum": {"reverse": False},
-    "slice": {"strides": None},
-    "tril": {"k": 0},
-    "triu": {"k": 0},
-}
-
-
-class Aval:
-    """An abstract value: what tracing knows of a tensor without its data. Immutable, with its
-    hash computed once: eager dispatch looks plans up by avals on every op."""
-
-    __slots__ = ("shape", "dtype", "_hash", "fast_plans")
-    shape: tuple[Dim, ...]
-    dtype: np.dtype
-
-    def __init__(self, shape: tuple[Dim, ...], dtype: np.dtype) -> None:
-        object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "dtype", dtype)
-        object.__setattr__(self, "_hash", hash((shape, dtype)))
-        # The eager fast paths' plans on this aval, one place per fast function (see
-        # tf8/lax/eager.py): a list index instead of a hashed plan lookup per op.
-        object.__setattr__(self, "fast_plans", [])
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"Aval is immutable (cannot set {name})")
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        if self is other:
-            return True
-        if type(other) is not Aval:
-            return NotImplemented
-        return self._hash == other._hash and self.shape == other.shape and self.dtype == other.dtype
-
-    def __repr__(self) -> str:
-        return f"Aval(shape={self.shape!r}, dtype={self.dtype!r})"
-
-    def __reduce__(self) -> tuple:
-        return (Aval, (self.shape, self.dtype))
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    def __str__(self) -> str:
-        return f"{self.dtype}{shape_str(self.shape)}"
-
-
-_AVALS = Table("plan", "avals")
-_aval_get = _AVALS.get  # bound once: the table is refilled in place, never replaced
-
-
-def aval_of(shape: tuple[Dim, ...], dtype: np.dtype) -> Aval:
-    """The Aval of `shape` and `dtype`, shared between callers (plan lookups then compare
-    avals by identity)."""
-    key = (shape, dtype)
-    aval = _aval_get(key)
-    if aval is None:
-        aval = Aval(shape, dtype)
-        _AVALS.put(key, aval)
-    return aval
-
-
-class ConstantValue:
-    """A literal array as an op parameter: hashed and compared by dtype, shape and bytes."""
-
-    __slots__ = ("array", "_hash", "_bytes")
-
-    def __init__(self, array: np.ndarray) -> None:
-        array = np.array(array, copy=True)
-        array.flags.writeable = False
-        self.array = array
-        self._bytes = array.tobytes()
-        self._hash = hash((str(array.dtype), array.shape, self._bytes))
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, ConstantValue)
-            and self.array.dtype == other.array.dtype
-            and self.array.shape == other.array.shape
-            and self._bytes == other._bytes
-        )
-
-    def key(self) -> str:
-        """Stable text for fingerprints."""
-        return f"{self.array.dtype}{self.array.shape}:{self._bytes.hex()}"
-
-    def __repr__(self) -> str:
-        if self.array.size <= 4:
-            return np.array2string(self.array, separator=", ")
-        return f"<{self.array.dtype}{list(self.array.shape)} constant>"
+__all__ = [
+    "Aval",
+    "ConstantValue",
+    "Primitive",
+    "aval_of",
+    "forget_primitive",
+    "make_primitive",
+    "plain_primitive",
+    "register_primitive",
+    "unregister_primitive",
+]
 
 
 def _freeze(value: Any) -> Any:
@@ -140,17 +46,18 @@ def _freeze(value: Any) -> Any:
 class Primitive:
     """A catalog primitive with bound parameters: the operations of tf8's graphs."""
 
-    __slots__ = ("name", "params", "input_count", "row", "_hash", "_param_dict")
+    __slots__ = ("name", "params", "input_count", "row", "definition", "_hash", "_param_dict")
 
     output_count = 1
 
-    def __init__(self, name: str, input_count: int, **params: Any) -> None:
-        row: Row | None = CATALOG.get(name)
-        if row is None:
+    def __init__(self, name: str | OpDefinition, input_count: int, **params: Any) -> None:
+        found = name if isinstance(name, OpDefinition) else PRIMITIVES.get(name)
+        if found is None or found.row is None:
             raise ParameterError(f"no primitive named {name!r}")
-        defaults = PARAM_DEFAULTS.get(name, {})
+        row = found.row
+        name = row.name
         params = {
-            **{k: v() if callable(v) else v for k, v in defaults.items() if k not in params},
+            **{k: v() if callable(v) else v for k, v in row.defaults if k not in params},
             **params,
         }
         unknown = set(params) - set(row.params)
@@ -162,6 +69,7 @@ class Primitive:
             )
         self.name = name
         self.row = row
+        self.definition = found
         self.input_count = input_count
         self.params: tuple[tuple[str, Any], ...] = tuple(
             (k, _freeze(params[k])) for k in row.params
@@ -256,13 +164,34 @@ def make_primitive(name: str, input_count: int, params: dict[str, Any]) -> Primi
     if op is None:
         op = Primitive(name, input_count, **params)
         literal = any(isinstance(v, ConstantValue) for _, v in op.params)  # keep no array alive
-        if not literal and not any(callable(v) for v in PARAM_DEFAULTS.get(name, {}).values()):
+        if not literal and not any(callable(v) for _, v in op.row.defaults):
             _MADE.put(key, op)
     return op
 
 
 def forget_primitive(name: str) -> None:
-    """Drop the shared forms of `name` (its row was removed)."""
+    """Drop the shared forms of `name` (its definition was removed or replaced)."""
     for table in (_PLAIN, _MADE):
         for key in [k for k in table if k[0] == name]:
             del table[key]
+
+
+def register_primitive(defn: OpDefinition) -> None:
+    """Add the primitive `defn` (made by `tf8.ops.definition.define`) to the catalog: the same
+    path tf8's own primitives take. From then on `apply1(defn.name, ...)` builds it, and it
+    gets eager dispatch, jit, vmap, jvp/vjp to any order and every engine from its definition.
+    """
+    if defn.row is None:
+        raise ParameterError(f"{defn.name!r} is not a catalog primitive (it has no row)")
+    if defn.name in PRIMITIVES:
+        raise ParameterError(f"a primitive named {defn.name!r} already exists")
+    PRIMITIVES[defn.name] = defn
+    forget_primitive(defn.name)
+    PLANS.clear()
+
+
+def unregister_primitive(name: str) -> None:
+    """Remove a primitive added by `register_primitive` (tests use it to clean up)."""
+    PRIMITIVES.pop(name, None)
+    forget_primitive(name)
+    PLANS.clear()

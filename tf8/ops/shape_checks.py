@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tf8.errors import AxisError, ShapeError
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 from tf8.ops.shapes import Dim, ShapeGuard, dims_equal
 
 Guards = list  # list[ShapeGuard]

@@ -23,6 +23,7 @@ from .core import BatchRule
 from .families import RULES as FAMILY_RULES
 from .indexing import RULES as INDEXING_RULES
 from .rules import RULES as PRIMITIVE_RULES
+from .rules import home_batch
 
 Batched = tuple[TracedTensor, int | None]
 
@@ -49,6 +50,7 @@ BATCHING = RuleTable(
     "batch",
     {**PRIMITIVE_RULES, **INDEXING_RULES, **FAMILY_RULES, **CONTROL_RULES},
     missing=_no_rule,
+    derive=home_batch,
 )
 
 

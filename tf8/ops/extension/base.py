@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 
 
 class ExtensionOp:

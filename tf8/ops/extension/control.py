@@ -24,7 +24,7 @@ import numpy as np
 
 from tf8.errors import ShapeError, TracingError
 from tf8.graph import ValueKey, materialize_merge
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 from tf8.ops.shapes import shape_str
 
 from .base import ExtensionOp

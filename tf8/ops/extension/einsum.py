@@ -17,8 +17,8 @@ import numpy as np
 
 from tf8.errors import DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
+from tf8.ops.avals import Aval
 from tf8.ops.extension.base import ExtensionOp
-from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, is_symbolic, shape_str
 
 ELLIPSIS = "..."

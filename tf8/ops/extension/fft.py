@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from tf8.errors import DTypeError, ParameterError
 from tf8.ops import dtypes as dt
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 from tf8.ops.shapes import shape_str
 
 from .base import ExtensionOp

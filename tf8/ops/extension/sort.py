@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, ParameterError, ShapeError
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 from tf8.ops.shapes import dims_equal, shape_str
 
 from .base import ExtensionOp

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, ShapeError
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 from tf8.ops.shape_checks import describe, require_equal
 from tf8.ops.shapes import Dim
 

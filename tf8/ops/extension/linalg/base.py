@@ -14,7 +14,7 @@ import numpy as np
 
 from tf8.errors import DTypeError, ShapeError
 from tf8.ops import dtypes as dt
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 from tf8.ops.shapes import Dim, ShapeGuard, dims_equal, shape_str
 
 from ..base import ExtensionOp

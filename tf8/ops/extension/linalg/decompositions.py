@@ -7,7 +7,7 @@ outputs are partly unused prune to cheaper ones: an SVD whose U and Vh are dead 
 
 from __future__ import annotations
 
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 
 from .base import (
     LinalgOp,

@@ -8,7 +8,7 @@ make the eigenvector derivative infinite, and a defective matrix has none.
 from __future__ import annotations
 
 from tf8.ops import dtypes as dt
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 
 from .base import LinalgOp, Pruned, square
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 
 from .base import LinalgOp, right_hand_side
 

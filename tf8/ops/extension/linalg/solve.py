@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tf8.errors import ParameterError
-from tf8.ops.primitive import Aval
+from tf8.ops.avals import Aval
 
 from .base import LinalgOp, Pruned, real_aval, right_hand_side, square
 

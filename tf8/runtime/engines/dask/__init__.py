@@ -27,7 +27,7 @@ from tf8.errors import ChunkingError
 from tf8.ops.definition import definition
 from tf8.runtime.engines.base import Engine, Kernel
 
-from .kernels import KERNELS, Block, as_dask
+from .kernels import KERNELS, Block, as_dask, by_category
 
 __all__ = ["Block", "DaskEngine"]
 
@@ -55,11 +55,16 @@ class DaskEngine(Engine):
     kernels = KERNELS
 
     def supports(self, op: Any, avals: Sequence[Any] = ()) -> bool:
-        return definition(op).rule_key in self.kernels
+        return self._kernel(op) is not None
 
     def kernel(self, op: Any) -> Kernel:
-        found = self.kernels.get(definition(op).rule_key)
+        found = self._kernel(op)
         return found if found is not None else _unsupported(op)
+
+    def _kernel(self, op: Any) -> Kernel | None:
+        found = definition(op)
+        kernel = self.kernels.get(found.rule_key)
+        return kernel if kernel is not None else by_category(found)  # registered since
 
     def to_host(self, array: Any) -> np.ndarray:
         return np.asarray(array)

@@ -26,10 +26,11 @@ import dask.array as da
 import numpy as np
 
 from tf8.errors import ChunkingError
-from tf8.ops.catalog import CATALOG, Category
+from tf8.ops.catalog import Category
 from tf8.ops.definition import definition, infer
 from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
 from tf8.ops.primitive import Aval
+from tf8.ops.primitives import PRIMITIVES
 
 Kernel = Callable[..., Any]
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -382,6 +383,16 @@ REDUCTIONS: dict[str, Kernel] = {
 REFUSED = {"shape_of", "dynamic_truncate", "pad_to_match"}
 
 
+def by_category(found: Any) -> Kernel | None:
+    """The kernel of a catalog primitive by its category: tf8's numpy kernel on each block for
+    an elementwise or analytic row, one task on a single chunk otherwise (None: refused)."""
+    if found.row is None or found.host_only or found.name in REFUSED:
+        return None
+    if found.category in (Category.ELEMENTWISE, Category.ANALYTIC):
+        return elementwise
+    return single_chunk
+
+
 def _table() -> dict[Any, Kernel]:
     from tf8.ops.extension.einsum import Einsum
     from tf8.ops.extension.fft import FFT
@@ -390,13 +401,10 @@ def _table() -> dict[Any, Kernel]:
     from tf8.ops.extension.threefry import Threefry2x32
 
     table: dict[Any, Kernel] = {}
-    for name, row in CATALOG.items():
-        if name in REFUSED:
-            continue
-        if row.category in (Category.ELEMENTWISE, Category.ANALYTIC):
-            table[name] = elementwise
-        else:
-            table[name] = single_chunk
+    for name, found in PRIMITIVES.items():
+        kernel = by_category(found)
+        if kernel is not None:
+            table[name] = kernel
     table.update(STRUCTURAL)
     table.update(REDUCTIONS)
     for cls in linalg.KERNELS:  # matrices batched along unchunked matrix axes

@@ -33,7 +33,7 @@ from . import random as kernel_ops
 from .codegen import TOLERANCE, Source
 from .indexing import INDEXED, VIEWS, loop_code
 from .nests import NestSource, view_shapes
-from .scalar import BOOL_OPERANDS, BOOL_RESULT, REDUCTIONS, SCALAR
+from .scalar import BOOL_RESULT, REDUCTIONS, SCALAR, bool_operands, scalar_code
 
 __all__ = ["TOLERANCE", "NumbaEngine"]
 
@@ -64,7 +64,7 @@ def _flat(inst: Any, program: Any) -> bool:
         return not views and tuple(inst.op["axes"]) == tuple(range(x.ndim)) and x.ndim > 0
     if inst.name == "broadcast_in_dim":
         return not x.ndim
-    return inst.name in SCALAR
+    return scalar_code(inst.op) is not None
 
 
 class NumbaEngine(Engine):
@@ -83,7 +83,7 @@ class NumbaEngine(Engine):
         if type(op) is not Primitive or has_symbolic(op.params) or kernel_ops.declines(op, avals):
             return False
         name = op.name
-        if name not in self.kernels:
+        if name not in self.kernels and scalar_code(op) is None:
             return False
         if not avals:
             return True
@@ -93,7 +93,7 @@ class NumbaEngine(Engine):
                 return False
             kind = aval.dtype.name
             boolean = (aval is out and name in BOOL_RESULT) or (
-                aval is not out and position in BOOL_OPERANDS.get(name, ())
+                aval is not out and position in bool_operands(op)
             )
             if kind not in (("bool",) if boolean else _FLOATS):
                 return False

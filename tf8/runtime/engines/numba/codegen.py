@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .lanes import FOLDS
-from .scalar import REDUCTIONS, SCALAR
+from .scalar import REDUCTIONS, scalar_code
 
 TOLERANCE = {"float64": 1e-10, "float32": 1e-4}
 BLOCK = 256  # elements per block of a loop with reductions
@@ -137,7 +137,7 @@ class Source:
         return f"t{s}[i]"
 
     def expression(self, inst: Any, operand: Any) -> str:
-        return SCALAR[inst.name](inst.op, [operand(s) for s in inst.inputs])
+        return scalar_code(inst.op)(inst.op, [operand(s) for s in inst.inputs])
 
     def emit(self, line: str, indent: int = 1) -> None:
         self.lines.append("    " * indent + line)

@@ -27,7 +27,7 @@ from tf8.ops.primitive import Aval
 
 from .codegen import DECORATOR, _dtype, header
 from .indexing import INDEXED, LOOPS, VIEWS, Index, loop_code, reads_per_element
-from .scalar import REPEATS, SCALAR
+from .scalar import repeats, scalar_code
 
 
 class _Split(Exception):
@@ -90,7 +90,7 @@ class NestSource:
             shapes = self._operand_shapes(inst)
             for p, operand in enumerate(inst.inputs):
                 per = reads_per_element(inst.op, shapes, self.shape(s), p)
-                if name in REPEATS:
+                if repeats(inst.op):
                     per *= 2.0
                 chain = inst.views_of(p)
                 along = view_shapes(self.program, operand, chain)
@@ -137,7 +137,7 @@ class NestSource:
         out = self.shape(inst.outputs[0])
         if name in INDEXED and not (name == "broadcast_in_dim" and not self.shape(inst.inputs[0])):
             return INDEXED[name](inst.op, self._operand_shapes(inst), out, idx, read)
-        return SCALAR[name](
+        return scalar_code(inst.op)(
             inst.op,
             [
                 read(p, () if not shape else idx)

@@ -11,16 +11,16 @@ lanes.py function folding a block into it). Only real floating dtypes are placed
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-ScalarCode = Callable[[Any, Sequence[str]], str]
-
-
-def _infix(symbol: str) -> ScalarCode:
-    return lambda op, a: f"({a[0]} {symbol} {a[1]})"
+from tf8.ops.definition import definition
+from tf8.ops.fusion import ScalarCode
+from tf8.ops.fusion import call as _call
+from tf8.ops.fusion import infix as _infix
+from tf8.ops.primitives import PRIMITIVES
 
 
 def _max(a: str, b: str) -> str:
@@ -33,10 +33,6 @@ def _min(a: str, b: str) -> str:
 
 def _clamp(op: Any, a: Sequence[str]) -> str:  # min(max(x, lo), hi), through a temporary
     return _min(f"max_{a[1]}", a[2]).replace(f"max_{a[1]}", _max(a[1], a[0]))
-
-
-def _call(function: str) -> ScalarCode:
-    return lambda op, a: f"{function}({', '.join(a)})"
 
 
 _COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
@@ -55,30 +51,16 @@ SCALAR: dict[str, ScalarCode] = {
     "clamp": _clamp,
     "compare": lambda op, a: f"({a[0]} {_COMPARE[op['direction']]} {a[1]})",
     "select": lambda op, a: f"({a[1]} if {a[0]} else {a[2]})",
-    "exp": _call("np.exp"),
-    "expm1": _call("np.expm1"),
-    "log": _call("np.log"),
-    "log1p": _call("np.log1p"),
-    "sin": _call("np.sin"),
-    "cos": _call("np.cos"),
-    "tan": _call("np.tan"),
-    "sinh": _call("np.sinh"),
-    "cosh": _call("np.cosh"),
-    "tanh": _call("np.tanh"),
-    "asin": _call("np.arcsin"),
-    "acos": _call("np.arccos"),
-    "atan": _call("np.arctan"),
-    "atan2": _call("np.arctan2"),
-    "sqrt": _call("np.sqrt"),
-    "rsqrt": lambda op, a: f"(1.0 / np.sqrt({a[0]}))",
     "erf": _call("math.erf"),
-    "logistic": lambda op, a: f"(1.0 / (1.0 + np.exp(-{a[0]})))",
     "floor": _call("np.floor"),
     "ceil": _call("np.ceil"),
     "round": _call("np.rint"),
     "convert": lambda op, a: f"np.{np.dtype(op['dtype']).name}({a[0]})",
     "broadcast_in_dim": lambda op, a: a[0],  # of a 0-d value (NumbaEngine.supports)
 }
+
+# ... and every primitive whose definition carries its scalar code (tf8/ops/primitives/).
+SCALAR.update({d.name: d.fusion.scalar for d in PRIMITIVES.values() if d.fusion.scalar})
 
 # Ops whose scalar code repeats an operand: an operand that is an expression (nests.py)
 # is computed once into a name first, or the source would grow exponentially with nesting.
@@ -95,3 +77,21 @@ REDUCTIONS: dict[str, tuple[str, str]] = {
     "reduce_max": ("-np.inf", "max_block"),
     "reduce_min": ("np.inf", "min_block"),
 }
+
+
+def scalar_code(op: Any) -> ScalarCode | None:
+    """The scalar code of `op` (from its definition's fusion facts), or None."""
+    found = definition(op)
+    return found.fusion.scalar or SCALAR.get(found.rule_key)
+
+
+def repeats(op: Any) -> bool:
+    """Whether `op`'s scalar code names an operand more than once."""
+    found = definition(op)
+    return found.fusion.repeats or found.rule_key in REPEATS
+
+
+def bool_operands(op: Any) -> tuple[int, ...]:
+    """The operand positions of `op` that may be bool."""
+    found = definition(op)
+    return found.fusion.bool_operands or BOOL_OPERANDS.get(found.rule_key, ())

@@ -11,74 +11,23 @@ operand's buffer, or into a cache-sized block of an elementwise region.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tf8.ops.definition import definition
+from tf8.ops.fusion import PREVIOUS, Literal, Step, StepRule, Steps
+from tf8.ops.fusion import by_dtype as _logical
+from tf8.ops.fusion import direct as _direct
+from tf8.ops.fusion import scipy_direct as _scipy_direct
 from tf8.ops.kernels import COMPARISONS
 
-PREVIOUS = -1  # a step argument: the result of the previous step
-
-
-@dataclass(frozen=True, slots=True)
-class Literal:
-    """A Python scalar step argument (weak under NEP 50, as in the kernel's `1 / sqrt(x)`)."""
-
-    value: int | float
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One ufunc call; `args` are operand positions, PREVIOUS or Literals."""
-
-    ufunc: np.ufunc
-    args: tuple[int | Literal, ...]
-
-
-Steps = tuple[Step, ...]
-StepRule = Callable[[Any, Sequence[np.dtype]], Steps | None]
-
-
-def _direct(ufunc: np.ufunc, kinds: str = "biufc") -> StepRule:
-    """The op is `ufunc` applied to its operands in order, for operand dtype kinds `kinds`."""
-
-    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
-        if all(d.kind in kinds for d in dtypes):
-            return (Step(ufunc, tuple(range(len(dtypes)))),)
-        return None
-
-    return rule
-
-
-def _scipy_direct(name: str, kinds: str) -> StepRule:
-    """`_direct` on a scipy.special ufunc, imported when a program first uses it."""
-
-    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
-        if any(d == np.float16 for d in dtypes):
-            return None  # scipy has no float16 loops (it returns float32/64): the kernel casts
-        return _direct(getattr(importlib.import_module("scipy.special"), name), kinds)(op, dtypes)
-
-    return rule
-
-
-def _logical(for_bool: np.ufunc, for_int: np.ufunc) -> StepRule:
-    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
-        ufunc = for_bool if dtypes[0] == np.bool_ else for_int
-        return (Step(ufunc, tuple(range(len(dtypes)))),)
-
-    return rule
+__all__ = ["PREVIOUS", "Literal", "Step", "StepRule", "Steps", "ufunc_steps"]
 
 
 def _compare(op: Any, dtypes: Sequence[np.dtype]) -> Steps:
     return (Step(COMPARISONS[op["direction"]], (0, 1)),)
-
-
-def _rsqrt(op: Any, dtypes: Sequence[np.dtype]) -> Steps:
-    return (Step(np.sqrt, (0,)), Step(np.true_divide, (Literal(1), PREVIOUS)))
 
 
 def _clamp(op: Any, dtypes: Sequence[np.dtype]) -> Steps:  # min(max(x, lo), hi)
@@ -108,22 +57,6 @@ UFUNC_RULES: dict[str, StepRule] = {
     "shift_left": _direct(np.left_shift, "iu"),
     "shift_right_logical": _direct(np.right_shift, "u"),  # signed operands: a view, no ufunc
     "shift_right_arithmetic": _direct(np.right_shift, "i"),
-    "exp": _direct(np.exp),
-    "expm1": _direct(np.expm1),
-    "log": _direct(np.log),
-    "log1p": _direct(np.log1p),
-    "sin": _direct(np.sin),
-    "cos": _direct(np.cos),
-    "tan": _direct(np.tan),
-    "sinh": _direct(np.sinh),
-    "cosh": _direct(np.cosh),
-    "tanh": _direct(np.tanh),
-    "asin": _direct(np.arcsin),
-    "acos": _direct(np.arccos),
-    "atan": _direct(np.arctan),
-    "atan2": _direct(np.arctan2),
-    "sqrt": _direct(np.sqrt),
-    "rsqrt": _rsqrt,
     "erf": _scipy_direct("erf", "f"),
     "erf_inv": _scipy_direct("erfinv", "f"),
     "ndtri": _scipy_direct("ndtri", "f"),
@@ -134,7 +67,6 @@ UFUNC_RULES: dict[str, StepRule] = {
     "betainc": _scipy_direct("betainc", "f"),
     "bessel_i0e": _scipy_direct("i0e", "f"),
     "bessel_i1e": _scipy_direct("i1e", "f"),
-    "logistic": _scipy_direct("expit", "f"),
     "floor": _direct(np.floor),
     "ceil": _direct(np.ceil),
     "round": _direct(np.rint, "f"),  # np.round with decimals=0 is rint (half to even)
@@ -143,7 +75,8 @@ UFUNC_RULES: dict[str, StepRule] = {
 
 def ufunc_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
     """The ufunc calls computing primitive `op` on operands of `dtypes`, or None."""
-    rule = UFUNC_RULES.get(definition(op).rule_key)
+    found = definition(op)
+    rule = found.fusion.ufunc or UFUNC_RULES.get(found.rule_key)
     return None if rule is None else rule(op, dtypes)
 
 

@@ -1,0 +1,67 @@
+"""What a primitive's rules are written with: the transforms hand this module to every rule
+in a primitive's home (`tf8/ops/primitives/`) as its first argument, `lax`.
+
+A home sits in the vocabulary layer, below tracing, so it cannot import these builders; it
+receives them instead (`partials=(lambda lax, x, out: lax.unary("cos", x),)`). That keeps
+every fact of a primitive in one module without an upward import or a hook installed at
+import time.
+"""
+
+from __future__ import annotations
+
+from tf8.lax.builders import (
+    Tangent,
+    add,
+    add_any,
+    broadcast,
+    compare,
+    conj,
+    convert,
+    div,
+    full,
+    like,
+    materialize,
+    mul,
+    neg,
+    normalize_axes,
+    pow_,
+    real,
+    reduce_sum,
+    reshape,
+    scale,
+    select,
+    sub,
+    transpose,
+    unary,
+    zeros,
+)
+from tf8.lax.core import apply, apply1
+
+__all__ = [
+    "Tangent",
+    "add",
+    "add_any",
+    "apply",
+    "apply1",
+    "broadcast",
+    "compare",
+    "conj",
+    "convert",
+    "div",
+    "full",
+    "like",
+    "materialize",
+    "mul",
+    "neg",
+    "normalize_axes",
+    "pow_",
+    "real",
+    "reduce_sum",
+    "reshape",
+    "scale",
+    "select",
+    "sub",
+    "transpose",
+    "unary",
+    "zeros",
+]

@@ -1,0 +1,105 @@
+"""The facts an engine needs to fuse a primitive, held on the primitive's definition.
+
+Engines read these instead of keeping tables keyed by primitive name:
+- the numpy engine calls ufuncs with `out=` inside blocked regions: `Fusion.ufunc(op,
+  dtypes)` gives the `Step`s that compute the op exactly as its kernel does (same ufuncs,
+  same order, same dtypes), or None where a ufunc cannot (integer division, ...);
+  `Fusion.reduce` is `(ufunc, keep_dtype)` for a reduction computed by `ufunc.reduce`;
+- the numba engine compiles one loop per region: `Fusion.scalar(op, args)` is the source of
+  one element of the result from its operands' element expressions; `repeats` says that
+  source names an operand twice (a nested operand is then computed into a name first);
+  `bool_operands` are the operand positions that may be bool; `accumulate` is a reduction's
+  `(initial value, lanes function folding a block)`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+PREVIOUS = -1  # a step argument: the result of the previous step
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A Python scalar step argument (weak under NEP 50, as in the kernel's `1 / sqrt(x)`)."""
+
+    value: int | float
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One ufunc call; `args` are operand positions, PREVIOUS or Literals."""
+
+    ufunc: np.ufunc
+    args: tuple[int | Literal, ...]
+
+
+Steps = tuple[Step, ...]
+StepRule = Callable[[Any, Sequence[np.dtype]], Steps | None]
+ScalarCode = Callable[[Any, Sequence[str]], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Fusion:
+    """How the engines fuse one primitive (every field optional: absent means "not fused")."""
+
+    ufunc: StepRule | None = None
+    scalar: ScalarCode | None = None
+    repeats: bool = False
+    bool_operands: tuple[int, ...] = ()
+    reduce: tuple[np.ufunc, bool] | None = None
+    accumulate: tuple[str, str] | None = None
+
+
+# --- numpy engine: ufunc steps ------------------------------------------------------------
+
+
+def direct(ufunc: np.ufunc, kinds: str = "biufc") -> StepRule:
+    """The op is `ufunc` applied to its operands in order, for operand dtype kinds `kinds`."""
+
+    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+        if all(d.kind in kinds for d in dtypes):
+            return (Step(ufunc, tuple(range(len(dtypes)))),)
+        return None
+
+    return rule
+
+
+def scipy_direct(name: str, kinds: str) -> StepRule:
+    """`direct` on the scipy.special ufunc `name`, imported when a program first uses it
+    (scipy is heavy: `import tf8` does not load it)."""
+
+    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+        if any(d == np.float16 for d in dtypes):
+            return None  # scipy has no float16 loops (it returns float32/64): the kernel casts
+        return direct(getattr(importlib.import_module("scipy.special"), name), kinds)(op, dtypes)
+
+    return rule
+
+
+def by_dtype(for_bool: np.ufunc, for_int: np.ufunc) -> StepRule:
+    """Logical ufunc on bool operands, bitwise on integers."""
+
+    def rule(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+        ufunc = for_bool if dtypes[0] == np.bool_ else for_int
+        return (Step(ufunc, tuple(range(len(dtypes)))),)
+
+    return rule
+
+
+# --- numba engine: scalar code --------------------------------------------------------------
+
+
+def infix(symbol: str) -> ScalarCode:
+    """`a <symbol> b` on the two operands."""
+    return lambda op, a: f"({a[0]} {symbol} {a[1]})"
+
+
+def call(function: str) -> ScalarCode:
+    """`function(a, b, ...)`: a function in scope of the compiled loop (`np`, `math`)."""
+    return lambda op, a: f"{function}({', '.join(a)})"

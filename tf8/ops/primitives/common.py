@@ -1,0 +1,41 @@
+"""Helpers the family modules share: kernels made from numpy and scipy functions."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+Kernel = Callable[..., np.ndarray]
+
+
+def scipy_special() -> Any:
+    """scipy.special, imported when a kernel first needs it (`import tf8` stays fast)."""
+    return importlib.import_module("scipy.special")
+
+
+def unary_kernel(fn: Callable[[np.ndarray], Any]) -> Kernel:
+    """The kernel `fn(x)`; the eager fast path calls `fn` itself (`kernel.direct`)."""
+    kernel = lambda op, x: fn(x)  # noqa: E731
+    kernel.direct = fn  # type: ignore[attr-defined]
+    return kernel
+
+
+def binary_kernel(fn: Callable[[np.ndarray, np.ndarray], Any]) -> Kernel:
+    """The kernel `fn(x, y)`; the eager fast path calls `fn` itself (`kernel.direct`)."""
+    kernel = lambda op, x, y: fn(x, y)  # noqa: E731
+    kernel.direct = fn  # type: ignore[attr-defined]
+    return kernel
+
+
+def special_kernel(name: str) -> Kernel:
+    """The kernel of scipy.special.`name`, its result in the operands' dtype: scipy has no
+    float16 loops and computes float16 in float32 or float64."""
+
+    def kernel(op: Any, *xs: np.ndarray) -> np.ndarray:
+        out = getattr(scipy_special(), name)(*xs)
+        return out if out.dtype == xs[-1].dtype else out.astype(xs[-1].dtype)
+
+    return kernel
