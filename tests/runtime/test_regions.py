@@ -106,7 +106,7 @@ def _forms_region(name, dtype):
 # kernel calls, which regions leave alone by design).
 CASES = [
     (name, dtype)
-    for name in sorted(UFUNC_RULES)
+    for name in sorted(n for n, d in PRIMITIVES.items() if d.fusion.ufunc or n in UFUNC_RULES)
     for dtype in (
         "bool",
         "uint8",

@@ -19,18 +19,13 @@ from tf8.lax.builders import (
     Tangent,
     add_any,
     compare,
-    conj,
     convert,
     div,
-    like,
     materialize,
     mul,
     neg,
     normalize_axes,
-    real,
-    scale,
     select,
-    sub,
     unary,
 )
 from tf8.lax.core import apply, apply1
@@ -39,6 +34,7 @@ from tf8.ops.catalog import ROWS
 from tf8.ops.definition import OpDefinition
 from tf8.ops.primitive import Primitive
 from tf8.ops.primitives import PRIMITIVES
+from tf8.ops.primitives.common import zero_jvp
 from tf8.traced import TracedTensor
 
 from .special_jvp import SPECIAL_PARTIALS
@@ -52,10 +48,7 @@ JVP_RULES: dict[str, JvpRule] = {}
 ELEMENTWISE_PARTIALS: dict[str, tuple[Callable[..., Any] | None, ...]] = {}
 
 # Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
-ZERO_DERIVATIVE = (
-    "sign compare and or not xor shift_left shift_right_logical shift_right_arithmetic"
-    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant".split()
-)
+ZERO_DERIVATIVE = "argmax argmin iota shape_of constant".split()
 
 
 def zero_rule(op: Primitive, primals, outputs, tangents) -> list[Tangent]:
@@ -88,7 +81,10 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
 
 def home_jvp(found: OpDefinition) -> JvpRule | None:
     """The JVP rule of a primitive from its home: its own rule, or the elementwise rule of
-    its partials, or the linear one; each handed the rule kit as `lax`. None: it has none."""
+    its partials, or the linear one; each handed the rule kit as `lax`. None: it has none.
+    A home's declared zero derivative (`zero_jvp`) is this table's `zero_rule`."""
+    if found.jvp is zero_jvp:
+        return zero_rule
     if found.jvp is not None:
         return functools.partial(found.jvp, rulekit)
     if found.partials is not None:
@@ -142,16 +138,6 @@ for _name in "gather dynamic_slice dynamic_truncate pad_to_match".split():
     deflinear_first(_name)
 
 
-def _convert_rule(op, primals, outputs, tangents):
-    (t,) = tangents
-    if t is None or not dt.is_inexact(outputs[0].dtype):
-        return [None]
-    return [apply(op, [t])[0]]
-
-
-JVP_RULES["convert"] = _convert_rule
-
-
 def _scatter_add_rule(op, primals, outputs, tangents):
     t_operand, _, t_updates = tangents
     if t_operand is None and t_updates is None:
@@ -173,34 +159,6 @@ JVP_RULES["scatter_add"] = _scatter_add_rule
 JVP_RULES["dynamic_update_slice"] = _dynamic_update_slice_rule
 
 
-def _select_rule(op, primals, outputs, tangents):
-    pred, a, b = primals
-    _, ta, tb = tangents
-    if ta is None and tb is None:
-        return [None]
-    return [apply1("select", [pred, materialize(ta, a.aval), materialize(tb, b.aval)])]
-
-
-JVP_RULES["select"] = _select_rule
-
-
-def _mul_rule(op, primals, outputs, tangents):
-    x, y = primals
-    tx, ty = tangents
-    return [add_any(scale(tx, y), None if ty is None else mul(x, ty))]
-
-
-def _div_rule(op, primals, outputs, tangents):
-    x, y = primals
-    tx, ty = tangents
-    out = outputs[0]
-    return [
-        add_any(
-            None if tx is None else div(tx, y), None if ty is None else neg(div(mul(ty, out), y))
-        )
-    ]
-
-
 def _dot_general_rule(op, primals, outputs, tangents):
     x, y = primals
     tx, ty = tangents
@@ -209,98 +167,7 @@ def _dot_general_rule(op, primals, outputs, tangents):
     return [add_any(left, right)]
 
 
-JVP_RULES["mul"] = _mul_rule
-JVP_RULES["div"] = _div_rule
 JVP_RULES["dot_general"] = _dot_general_rule
-
-
-def _pow_rule(op, primals, outputs, tangents):
-    x, y = primals
-    tx, ty = tangents
-    out = outputs[0]
-    total: Tangent = None
-    if tx is not None:
-        # y * x**(y-1), pinned to 0 where x == y == 0 (so d(x**0)/dx = 0 even at x = 0).
-        # Only that point is pinned: at y == 0, x != 0 the formula is 0 and its derivative in
-        # y is 1/x, which second derivatives need. The pinned point evaluates at x = 1 so no
-        # inf/nan reaches a transposed product (the "double where").
-        pinned = apply1("and", [compare(y, 0, "eq"), compare(x, 0, "eq")])
-        safe_x = select(pinned, like(x, 1), x)
-        d = select(pinned, like(x, 0), mul(y, apply1("pow", [safe_x, sub(y, 1)])))
-        total = mul(tx, d)
-    if ty is not None:
-        # log(x) * x**y, with log(0) replaced by 0 where x == 0 (as JAX does).
-        x_zero = compare(x, 0, "eq")
-        log_x = unary("log", select(x_zero, 1, x))
-        total = add_any(total, mul(ty, mul(log_x, out)))
-    return [total]
-
-
-JVP_RULES["pow"] = _pow_rule
-
-
-def _rem_rule(op, primals, outputs, tangents):
-    x, y = primals
-    tx, ty = tangents
-    # rem = x - y * floor(Re(x / y)); the floor is piecewise constant (complex: on Re(x / y)).
-    if ty is None:
-        return [tx]
-    quotient = convert(unary("floor", real(div(x, y))), x.dtype)
-    return [add_any(tx, neg(mul(ty, quotient)))]
-
-
-JVP_RULES["rem"] = _rem_rule
-
-
-def _abs_rule(op, primals, outputs, tangents):
-    (x,), (t,) = primals, tangents
-    if t is None:
-        return [None]
-    if not dt.is_complex(x.dtype):
-        return [mul(t, unary("sign", x))]
-    # d|z| = Re(conj(z) dz) / |z|, 0 at z = 0.
-    mag = outputs[0]
-    is_zero = compare(mag, 0, "eq")
-    unit = div(conj(x), convert(select(is_zero, 1, mag), x.dtype))
-    unit = select(compare(convert(mag, x.dtype), 0, "eq"), 0, unit)
-    return [real(mul(t, unit))]
-
-
-JVP_RULES["abs"] = _abs_rule
-
-
-def _extremum_weights(primary: TracedTensor, other: TracedTensor, direction: str) -> TracedTensor:
-    """1 where `primary` wins, 0.5 on ties, 0 where it loses (ties split the derivative)."""
-    wins = compare(primary, other, direction)
-    ties = compare(primary, other, "eq")
-    return select(wins, like(primary, 1.0), select(ties, like(primary, 0.5), like(primary, 0.0)))
-
-
-def _extremum_rule(direction: str):
-    def rule(op, primals, outputs, tangents):
-        x, y = primals
-        tx, ty = tangents
-        wx = _extremum_weights(x, y, direction)
-        total = None if tx is None else mul(tx, wx)
-        return [add_any(total, None if ty is None else mul(ty, sub(1.0, wx)))]
-
-    return rule
-
-
-JVP_RULES["maximum"] = _extremum_rule("gt")
-JVP_RULES["minimum"] = _extremum_rule("lt")
-
-
-def _clamp_rule(op, primals, outputs, tangents):
-    """clamp(lo, x, hi) = minimum(maximum(x, lo), hi), differentiated as that composition."""
-    lo, x, hi = primals
-    t_lo, t_x, t_hi = tangents
-    raised = apply1("maximum", [x, lo])
-    (t_raised,) = JVP_RULES["maximum"](op, [x, lo], [raised], [t_x, t_lo])
-    return JVP_RULES["minimum"](op, [raised, hi], outputs, [t_raised, t_hi])
-
-
-JVP_RULES["clamp"] = _clamp_rule
 
 
 defjvp_elementwise(

@@ -20,9 +20,6 @@ from tf8.lax.builders import (
     broadcast,
     compare,
     convert,
-    div,
-    mul,
-    neg,
     normalize_axes,
     reduce_sum,
     reshape,
@@ -30,7 +27,6 @@ from tf8.lax.builders import (
     zeros,
 )
 from tf8.lax.core import apply1
-from tf8.ops import dtypes as dt
 from tf8.ops.definition import OpDefinition
 from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
 from tf8.ops.primitive import Primitive
@@ -50,66 +46,6 @@ def _each(fn: Callable[[TracedTensor, TracedTensor], Tangent]) -> TransposeRule:
         return [fn(ct, x) if is_linear else None for x, is_linear in zip(operands, linear)]
 
     return rule
-
-
-TRANSPOSE_RULES["add"] = _each(lambda ct, x: ct)
-TRANSPOSE_RULES["neg"] = _each(lambda ct, x: neg(ct))
-TRANSPOSE_RULES["conj"] = _each(lambda ct, x: apply1("conj", [ct]))
-
-
-def _sub(op, operands, linear, ct):
-    return [ct if linear[0] else None, neg(ct) if linear[1] else None]
-
-
-def _mul(op, operands, linear, ct):
-    if linear[0] and linear[1]:
-        raise TypeError("mul of two linear values is not linear")
-    # Always ct first: x*x then transposes to two equal `mul(ct, x)` that CSE merges.
-    return [
-        mul(ct, operands[1]) if linear[0] else None,
-        mul(ct, operands[0]) if linear[1] else None,
-    ]
-
-
-def _div(op, operands, linear, ct):
-    if linear[1]:
-        raise TypeError("div by a linear value is not linear")
-    return [div(ct, operands[1]), None]
-
-
-TRANSPOSE_RULES["sub"] = _sub
-TRANSPOSE_RULES["mul"] = _mul
-TRANSPOSE_RULES["div"] = _div
-
-
-def _real(op, operands, linear, ct):
-    return [convert(ct, operands[0].dtype)]
-
-
-def _imag(op, operands, linear, ct):
-    # imag(t) = Im(t): its transpose maps ct to complex(0, -ct); on a real operand it is 0.
-    if not dt.is_complex(operands[0].dtype):
-        return [None]
-    return [mul(convert(ct, operands[0].dtype), -1j)]
-
-
-def _complex(op, operands, linear, ct):
-    re = apply1("real", [ct]) if linear[0] else None
-    im = neg(apply1("imag", [ct])) if linear[1] else None
-    return [re, im]
-
-
-def _convert(op, operands, linear, ct):
-    (x,) = operands
-    if dt.is_complex(ct.dtype) and not dt.is_complex(x.dtype):
-        ct = apply1("real", [ct])
-    return [convert(ct, x.dtype)]
-
-
-TRANSPOSE_RULES["real"] = _real
-TRANSPOSE_RULES["imag"] = _imag
-TRANSPOSE_RULES["complex"] = _complex
-TRANSPOSE_RULES["convert"] = _convert
 
 
 def _reduce_sum(op, operands, linear, ct):
@@ -151,19 +87,6 @@ TRANSPOSE_RULES["extract_diag"] = _each(lambda ct, x: apply1("embed_diag", [ct])
 TRANSPOSE_RULES["embed_diag"] = _each(lambda ct, x: apply1("extract_diag", [ct]))
 TRANSPOSE_RULES["tril"] = lambda op, operands, linear, ct: [apply1("tril", [ct], k=op["k"])]
 TRANSPOSE_RULES["triu"] = lambda op, operands, linear, ct: [apply1("triu", [ct], k=op["k"])]
-
-
-def _select(op, operands, linear, ct):
-    pred = operands[0]
-    if linear[0]:
-        raise TypeError("select on a linear predicate is not linear")
-    zero = zeros(ct.aval)
-    on_true = apply1("select", [pred, ct, zero]) if linear[1] else None
-    on_false = apply1("select", [pred, zero, ct]) if linear[2] else None
-    return [None, on_true, on_false]
-
-
-TRANSPOSE_RULES["select"] = _select
 
 
 def _slice(op, operands, linear, ct):

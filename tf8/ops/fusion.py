@@ -8,8 +8,13 @@ Engines read these instead of keeping tables keyed by primitive name:
 - the numba engine compiles one loop per region: `Fusion.scalar(op, args)` is the source of
   one element of the result from its operands' element expressions; `repeats` says that
   source names an operand twice (a nested operand is then computed into a name first);
-  `bool_operands` are the operand positions that may be bool; `accumulate` is a reduction's
-  `(initial value, lanes function folding a block)`.
+  `bool_operands` are the operand positions that may be bool, and `bool_result` says the
+  result is bool (compare); `accumulate` is a reduction's `(initial value, lanes function
+  folding a block)`;
+- the Dask engine runs an elementwise row's kernel on each block, unless `whole_array` says
+  the kernel is written with array methods dask arrays share (`.real`, `.astype`): then it
+  calls the kernel once on the lazy arrays themselves (convert: one `astype`, no task per
+  block of its own).
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ class Fusion:
     scalar: ScalarCode | None = None
     repeats: bool = False
     bool_operands: tuple[int, ...] = ()
+    bool_result: bool = False
+    whole_array: bool = False
     reduce: tuple[np.ufunc, bool] | None = None
     accumulate: tuple[str, str] | None = None
 

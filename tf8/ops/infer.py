@@ -322,7 +322,6 @@ SHAPE_RULES: dict[str, ShapeRule] = {
     "argmax": _arg_reduce_shape,
     "argmin": _arg_reduce_shape,
     "cumsum": _same_shape,
-    "convert": _same_shape,
     "transpose": _transpose_shape,
     "reshape": _reshape_shape,
     "broadcast_in_dim": _broadcast_shape,

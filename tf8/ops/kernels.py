@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeGuardError
-from tf8.ops import dtypes as dt
 from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.igamma_grad_kernels import igamma_grad_a_kernel, random_gamma_grad_kernel
 
@@ -42,109 +41,6 @@ def _polygamma(op: Any, n: np.ndarray, x: np.ndarray) -> np.ndarray:
     valid = (n >= 0) & (n == np.floor(n))
     out = _scipy_special().polygamma(np.where(valid, n, 0).astype(np.int64), x)
     return np.where(valid, out, np.nan).astype(x.dtype)
-
-
-def _unary(fn: Callable[[np.ndarray], Any]) -> Kernel:
-    kernel = lambda op, x: fn(x)  # noqa: E731
-    kernel.direct = fn  # type: ignore[attr-defined]  # the eager fast path calls fn itself
-    return kernel
-
-
-def _binary(fn: Callable[[np.ndarray, np.ndarray], Any]) -> Kernel:
-    kernel = lambda op, x, y: fn(x, y)  # noqa: E731
-    kernel.direct = fn  # type: ignore[attr-defined]  # the eager fast path calls fn itself
-    return kernel
-
-
-def _div(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    if x.dtype.kind in "iu":  # integer division truncates toward zero, as XLA and C do; x/0 = 0
-        # In integers throughout: a float64 quotient is wrong beyond 2**53.
-        safe = np.where(y == 0, 1, y)
-        q = np.asarray(np.floor_divide(x, safe))
-        inexact_negative = (x - q * safe != 0) & ((x < 0) != (safe < 0))
-        return np.where(y == 0, 0, q + inexact_negative).astype(x.dtype, copy=False)
-    return np.true_divide(x, y)
-
-
-def _rem(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    if x.dtype.kind == "c":
-        return np.asarray(x - y * np.floor((x / y).real))
-    return np.remainder(x, y)
-
-
-def _pow(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    if x.dtype.kind == "i":  # numpy refuses negative integer powers; follow XLA (0, or ±1)
-        neg = y < 0
-        if np.any(neg):
-            safe = np.power(x, np.where(neg, 0, y))
-            ones = (x == 1) | ((x == -1) & (y % 2 == 0))
-            minus = (x == -1) & (y % 2 == 1)
-            return np.where(neg, np.where(ones, 1, np.where(minus, -1, 0)), safe).astype(x.dtype)
-    return np.power(x, y)
-
-
-def _complex(op: Any, re: np.ndarray, im: np.ndarray) -> np.ndarray:
-    # Not re + 1j * im: 1j * inf is nan + inf j, so complex(1, inf) would get a nan real part.
-    out = np.empty(re.shape, dt.complex_dtype(re.dtype))
-    out.real, out.imag = re, im
-    return out
-
-
-def _abs(op: Any, x: np.ndarray) -> np.ndarray:
-    return np.abs(x)
-
-
-def _sign(op: Any, x: np.ndarray) -> np.ndarray:
-    if x.dtype.kind == "c":
-        mag = np.abs(x)
-        return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
-    return np.sign(x)
-
-
-COMPARISONS = {  # compare's `direction` parameter → its ufunc (also used by regions)
-    "eq": np.equal,
-    "ne": np.not_equal,
-    "lt": np.less,
-    "le": np.less_equal,
-    "gt": np.greater,
-    "ge": np.greater_equal,
-}
-
-
-def _compare(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return COMPARISONS[op["direction"]](x, y)
-
-
-def _logical(fn_bool: Callable, fn_int: Callable) -> Kernel:
-    return lambda op, *xs: (fn_bool if xs[0].dtype == np.bool_ else fn_int)(*xs)
-
-
-def _as_kind(x: np.ndarray, kind: str) -> np.ndarray:
-    """`x`'s bits viewed as the signed ("i") or unsigned ("u") integers of its width."""
-    return np.asarray(x).view(np.dtype(f"{kind}{x.dtype.itemsize}"))
-
-
-# numpy defines shifts by amounts outside [0, bits) as XLA does: left and logical right
-# shifts give 0, arithmetic right shifts fill with the sign bit (an amount that is negative
-# as a signed integer is huge as an unsigned one). So each shift is one ufunc on views of
-# the operands' bits, with no masks or copies.
-
-
-def _shift_left(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.left_shift(x, y)
-
-
-def _shift_right_logical(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.right_shift(_as_kind(x, "u"), _as_kind(y, "u")).view(x.dtype)
-
-
-def _shift_right_arithmetic(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return np.right_shift(_as_kind(x, "i"), _as_kind(y, "i")).view(x.dtype)
-
-
-def _bitcast_convert_type(op: Any, x: np.ndarray) -> np.ndarray:
-    contiguous = x if x.flags.c_contiguous else x.copy()  # a view needs contiguous bits
-    return contiguous.view(np.dtype(op["dtype"]))
 
 
 def _dot_general(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -213,13 +109,6 @@ def _broadcast_in_dim(op: Any, x: np.ndarray) -> np.ndarray:
     for axis, d in zip(dims, x.shape):
         expanded[axis] = d
     return np.broadcast_to(x.reshape(expanded), shape)
-
-
-def _convert(op: Any, x: np.ndarray) -> np.ndarray:
-    target = np.dtype(op["dtype"])
-    if x.dtype.kind == "c" and target.kind != "c":
-        x = x.real
-    return x.astype(target)
 
 
 def _extract_diag(op: Any, x: np.ndarray) -> np.ndarray:
@@ -301,32 +190,6 @@ def _pad_to_match(op: Any, x: np.ndarray, ref: np.ndarray) -> np.ndarray:
 
 
 KERNELS: dict[str, Kernel] = {
-    "add": _binary(np.add),
-    "sub": _binary(np.subtract),
-    "mul": _binary(np.multiply),
-    "div": _div,
-    "rem": _rem,
-    "pow": _pow,
-    "neg": _unary(np.negative),
-    "conj": _unary(np.conj),
-    "real": _unary(lambda x: np.real(x).copy()),
-    "imag": _unary(lambda x: np.imag(x).copy()),
-    "complex": _complex,
-    "abs": _abs,
-    "sign": _sign,
-    "maximum": _binary(np.maximum),
-    "minimum": _binary(np.minimum),
-    "clamp": lambda op, lo, x, hi: np.minimum(np.maximum(x, lo), hi),
-    "compare": _compare,
-    "select": lambda op, p, a, b: np.where(p, a, b),
-    "and": _logical(np.logical_and, np.bitwise_and),
-    "or": _logical(np.logical_or, np.bitwise_or),
-    "not": _logical(np.logical_not, np.invert),
-    "xor": _logical(np.logical_xor, np.bitwise_xor),
-    "shift_left": _shift_left,
-    "shift_right_logical": _shift_right_logical,
-    "shift_right_arithmetic": _shift_right_arithmetic,
-    "bitcast_convert_type": _bitcast_convert_type,
     "erf": _special("erf"),
     "erf_inv": _special("erfinv"),
     "ndtri": _special("ndtri"),
@@ -341,9 +204,6 @@ KERNELS: dict[str, Kernel] = {
     "betainc": _special("betainc"),
     "bessel_i0e": _special("i0e"),
     "bessel_i1e": _special("i1e"),
-    "floor": _unary(np.floor),
-    "ceil": _unary(np.ceil),
-    "round": _unary(np.round),
     "dot_general": _dot_general,
     "reduce_sum": _reduction(np.add),
     "reduce_prod": _reduction(np.multiply),
@@ -355,7 +215,6 @@ KERNELS: dict[str, Kernel] = {
     "transpose": lambda op, x: np.transpose(x, op["permutation"]),
     "reshape": lambda op, x: np.reshape(x, op["shape"]),
     "broadcast_in_dim": _broadcast_in_dim,
-    "convert": _convert,
     "extract_diag": _extract_diag,
     "embed_diag": _embed_diag,
     "tril": lambda op, x: np.tril(x, op["k"]),

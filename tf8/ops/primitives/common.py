@@ -39,3 +39,19 @@ def special_kernel(name: str) -> Kernel:
         return out if out.dtype == xs[-1].dtype else out.astype(xs[-1].dtype)
 
     return kernel
+
+
+def zero_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> list[None]:
+    """The JVP of a row whose outputs carry no derivative (piecewise constant, bits, bools):
+    a symbolic zero tangent for every output."""
+    return [None] * op.output_count
+
+
+def transpose_each(fn: Callable[[Any, Any, Any], Any]) -> Callable[..., list[Any]]:
+    """A transpose rule giving each linear operand its cotangent independently:
+    `fn(lax, ct, operand)`, None for the operands that are not linear."""
+
+    def rule(lax: Any, op: Any, operands: Any, linear: Any, ct: Any) -> list[Any]:
+        return [fn(lax, ct, x) if is_linear else None for x, is_linear in zip(operands, linear)]
+
+    return rule

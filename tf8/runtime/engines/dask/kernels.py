@@ -4,7 +4,9 @@ Every kernel takes `(op, *arrays)` (dask arrays, or numpy arrays for constants) 
 a lazy dask array (a tuple of them for an op with several outputs); nothing is computed.
 
 - elementwise and analytic rows run **tf8's own numpy kernel on each block**
-  (`da.blockwise`), so they agree with the numpy engine bit for bit on any chunking;
+  (`da.blockwise`), so they agree with the numpy engine bit for bit on any chunking; a
+  kernel written with methods dask arrays share runs on the lazy arrays themselves
+  (`Fusion.whole_array`: convert's `astype`);
 - reductions, `cumsum`, `dot_general` (as `da.einsum`), einsum and the structural rows map to
   their dask.array counterparts;
 - every other op runs its own numpy kernel as **one task**, when each operand is a single
@@ -75,6 +77,12 @@ def elementwise(op: Any, *xs: Any) -> Any:
     index = LETTERS[: len(out.shape)]
     pairs = [a for x in xs for a in (as_dask(x), index)]
     return da.blockwise(Block(op), index, *pairs, dtype=out.dtype, meta=_meta(out))
+
+
+def whole_array(op: Any, *xs: Any) -> Any:
+    """tf8's kernel on the lazy arrays themselves: it uses only methods dask arrays share
+    (`Fusion.whole_array`, e.g. convert's `.astype`)."""
+    return definition(op).kernel(op, *(as_dask(x) for x in xs))
 
 
 class Stacked(Block):
@@ -199,14 +207,6 @@ def _broadcast_in_dim(op: Any, x: Any) -> Any:
     for axis, d in zip(dims, x.shape):
         expanded[axis] = d
     return da.broadcast_to(as_dask(x).reshape(expanded), shape)
-
-
-def _convert(op: Any, x: Any) -> Any:
-    x = as_dask(x)
-    target = np.dtype(op["dtype"])
-    if x.dtype.kind == "c" and target.kind != "c":
-        x = x.real
-    return x.astype(target)
 
 
 def _slice(op: Any, x: Any) -> Any:
@@ -353,7 +353,6 @@ STRUCTURAL: dict[str, Kernel] = {
     "transpose": lambda op, x: da.transpose(as_dask(x), op["permutation"]),
     "reshape": lambda op, x: da.reshape(as_dask(x), op["shape"]),
     "broadcast_in_dim": _broadcast_in_dim,
-    "convert": _convert,
     "slice": _slice,
     "pad": _pad,
     "concatenate": _concatenate,
@@ -385,9 +384,12 @@ REFUSED = {"shape_of", "dynamic_truncate", "pad_to_match"}
 
 def by_category(found: Any) -> Kernel | None:
     """The kernel of a catalog primitive by its category: tf8's numpy kernel on each block for
-    an elementwise or analytic row, one task on a single chunk otherwise (None: refused)."""
+    an elementwise or analytic row (on the lazy arrays themselves where the definition says it
+    runs on them, `Fusion.whole_array`), one task on a single chunk otherwise (None: refused)."""
     if found.row is None or found.host_only or found.name in REFUSED:
         return None
+    if found.fusion.whole_array:
+        return whole_array
     if found.category in (Category.ELEMENTWISE, Category.ANALYTIC):
         return elementwise
     return single_chunk

@@ -33,7 +33,7 @@ from . import random as kernel_ops
 from .codegen import TOLERANCE, Source
 from .indexing import INDEXED, VIEWS, loop_code
 from .nests import NestSource, view_shapes
-from .scalar import BOOL_RESULT, REDUCTIONS, SCALAR, bool_operands, scalar_code
+from .scalar import REDUCTIONS, SCALAR, bool_operands, bool_result, scalar_code
 
 __all__ = ["TOLERANCE", "NumbaEngine"]
 
@@ -92,7 +92,7 @@ class NumbaEngine(Engine):
             if is_symbolic(aval.shape) or 0 in aval.shape:
                 return False
             kind = aval.dtype.name
-            boolean = (aval is out and name in BOOL_RESULT) or (
+            boolean = (aval is out and bool_result(op)) or (
                 aval is not out and position in bool_operands(op)
             )
             if kind not in (("bool",) if boolean else _FLOATS):

@@ -18,45 +18,13 @@ import numpy as np
 
 from tf8.ops.definition import definition
 from tf8.ops.fusion import PREVIOUS, Literal, Step, StepRule, Steps
-from tf8.ops.fusion import by_dtype as _logical
-from tf8.ops.fusion import direct as _direct
 from tf8.ops.fusion import scipy_direct as _scipy_direct
-from tf8.ops.kernels import COMPARISONS
 
 __all__ = ["PREVIOUS", "Literal", "Step", "StepRule", "Steps", "ufunc_steps"]
 
 
-def _compare(op: Any, dtypes: Sequence[np.dtype]) -> Steps:
-    return (Step(COMPARISONS[op["direction"]], (0, 1)),)
-
-
-def _clamp(op: Any, dtypes: Sequence[np.dtype]) -> Steps:  # min(max(x, lo), hi)
-    return (Step(np.maximum, (1, 0)), Step(np.minimum, (PREVIOUS, 2)))
-
-
 # Keyed by catalog name; each entry mirrors the kernel of the same name in tf8/ops/kernels.py.
 UFUNC_RULES: dict[str, StepRule] = {
-    "add": _direct(np.add),
-    "sub": _direct(np.subtract),
-    "mul": _direct(np.multiply),
-    "div": _direct(np.true_divide, "fc"),
-    "rem": _direct(np.remainder, "iuf"),
-    "pow": _direct(np.power, "fc"),
-    "neg": _direct(np.negative),
-    "conj": _direct(np.conjugate),
-    "abs": _direct(np.absolute),
-    "sign": _direct(np.sign, "iuf"),
-    "maximum": _direct(np.maximum),
-    "minimum": _direct(np.minimum),
-    "clamp": _clamp,
-    "compare": _compare,
-    "and": _logical(np.logical_and, np.bitwise_and),
-    "or": _logical(np.logical_or, np.bitwise_or),
-    "not": _logical(np.logical_not, np.invert),
-    "xor": _logical(np.logical_xor, np.bitwise_xor),
-    "shift_left": _direct(np.left_shift, "iu"),
-    "shift_right_logical": _direct(np.right_shift, "u"),  # signed operands: a view, no ufunc
-    "shift_right_arithmetic": _direct(np.right_shift, "i"),
     "erf": _scipy_direct("erf", "f"),
     "erf_inv": _scipy_direct("erfinv", "f"),
     "ndtri": _scipy_direct("ndtri", "f"),
@@ -67,9 +35,6 @@ UFUNC_RULES: dict[str, StepRule] = {
     "betainc": _scipy_direct("betainc", "f"),
     "bessel_i0e": _scipy_direct("i0e", "f"),
     "bessel_i1e": _scipy_direct("i1e", "f"),
-    "floor": _direct(np.floor),
-    "ceil": _direct(np.ceil),
-    "round": _direct(np.rint, "f"),  # np.round with decimals=0 is rint (half to even)
 }
 
 
