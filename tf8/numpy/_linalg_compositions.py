@@ -14,12 +14,14 @@ from tf8.errors import ShapeError
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
+from ._arithmetic import divide, multiply
 from ._contract import matmul
 from ._core import ArrayLike, asarray
+from ._extremes import max, min
+from ._logic import greater, not_equal
 from ._reductions import any as any_
-from ._reductions import count_nonzero, max, min
+from ._reductions import count_nonzero
 from ._shape import expand_dims, moveaxis, reshape, squeeze
-from ._ufuncs import divide, greater, multiply, not_equal
 
 
 def matrix_rank(
