@@ -9,7 +9,7 @@ from __future__ import annotations
 from tf8 import fft
 from tf8.lax.einsum import einsum
 
-from . import _methods, linalg
+from . import linalg
 from ._along import cross, take_along_axis
 from ._arithmetic import (
     abs,
@@ -278,5 +278,3 @@ __all__ = sorted(
     and not isinstance(value, type)
     and name not in ("annotations", "divmod_", "can_cast", "issubdtype")
 )
-
-_methods.install()

@@ -1,7 +1,7 @@
 """Operators and methods of TracedTensor (`+`, `@`, `.T`, `.sum()`, `.at[]`, ...).
 
 They are attached here rather than written in tf8/traced.py so that the tracing core does not
-depend on the numpy layer; `install()` also attaches numpy's dispatch protocols.
+depend on the numpy layer; the API layer (tf8/__init__.py) calls `install()`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from tf8.errors import InPlaceAssignmentError
 from tf8.traced import TracedTensor
 
 from . import _contract as c
-from . import _dispatch, sorting
 from . import _extremes as ex
 from . import _indexing as ix
 from . import _matrix as mx
 from . import _rearrange as ra
 from . import _reductions as r
 from . import _shape as s
+from . import sorting
 from ._arithmetic import (
     absolute,
     add,
@@ -209,11 +209,10 @@ _PROPERTIES = {
 
 
 def install() -> None:
-    """Attach the operators, methods, properties and numpy protocols to TracedTensor."""
+    """Attach the operators, methods and properties to TracedTensor."""
     for name, fn in {**_OPERATORS, **_METHODS}.items():
         setattr(TracedTensor, name, fn)
     for name, fn in _PROPERTIES.items():
         setattr(TracedTensor, name, property(fn))
     # __eq__ returns an array, so TracedTensor stays unhashable as numpy arrays are.
     TracedTensor.__hash__ = None  # type: ignore[assignment]
-    _dispatch.install()
