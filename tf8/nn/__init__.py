@@ -3,7 +3,9 @@
 Every function is stable at large |x| (no overflow at ±1000, in value or derivative), and
 differentiates correctly without stop_gradient: the max shift of `logsumexp` and `softmax`
 cancels exactly in their derivatives, and branches that would overflow are fed a safe input
-("double where") so their unused derivative is never 0 · inf.
+("double where") so their unused derivative is never 0 · inf. logsumexp, softmax,
+log_softmax, softplus and log_sigmoid are defined a layer below, in tf8/scipy/_logsumexp.py,
+since scipy.special serves them too.
 """
 
 from __future__ import annotations

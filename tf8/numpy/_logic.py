@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from tf8.errors import DTypeError
+from tf8.errors import DTypeError, UnsupportedOperationError
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
@@ -101,6 +101,8 @@ def invert(x: ArrayLike) -> TracedTensor:
 def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> TracedTensor:
     """numpy.where(condition, x, y): x where condition holds, else y (promoted and broadcast
     together)."""
+    if x is None or y is None:
+        raise UnsupportedOperationError("where: pass both x and y, or neither")
     a, b = promote(x, y)
     pred, a, b = broadcast_arrays(_to_bool(condition), a, b)
     return apply1("select", [pred, a, b])

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ConcretizationError, ShapeError, UnsupportedOperationError
+from tf8.errors import ConcretizationError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
@@ -74,8 +74,6 @@ def where(
     or `size=` under jit, as JAX)."""
     if x is None and y is None:
         return nonzero(condition, size=size, fill_value=fill_value)
-    if x is None or y is None:
-        raise UnsupportedOperationError("where: pass both x and y, or neither")
     return where_elementwise(condition, x, y)
 
 

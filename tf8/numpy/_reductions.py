@@ -1,4 +1,5 @@
-"""numpy's reductions (sum, prod, max, min, mean, argmax, ...) on traced values."""
+"""numpy's reductions (sum, prod, mean, var, all, cumsum, nansum, ...) on traced values; the
+extremes (max, argmax, ...) are _extremes.py's, on `reduce_axes` and `keep_axes` from here."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ Axis = int | Sequence[int] | None
 
 
 def keep_axes(x: TracedTensor, axes: tuple[int, ...], keepdims: bool) -> TracedTensor:
+    """`x` with the reduced `axes` back as size-1 axes when `keepdims`."""
     if not keepdims:
         return x
     return expand_dims(x, axes)
@@ -30,6 +32,7 @@ def keep_axes(x: TracedTensor, axes: tuple[int, ...], keepdims: bool) -> TracedT
 def reduce_axes(
     name: str, a: ArrayLike, axis: Axis, keepdims: bool, dtype: Any = None
 ) -> TracedTensor:
+    """The reduction row `name` over numpy's `axis` argument (in `dtype` when given)."""
     x = asarray(a)
     if dtype is not None:
         x = astype(x, dtype)
