@@ -32,9 +32,15 @@ from tf8.api import evaluate
 from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
 from tf8.graph.caches import cache_info, clear_caches
 from tf8.jit import jit, make_program
+from tf8.numpy import _dispatch, _methods
 from tf8.runtime import NumpyEngine, Prepared, Runtime
 from tf8.testing import check_grads
 from tf8.traced import TracedTensor, placeholder, recording, tensor
+
+# TracedTensor's operators and methods (`x + y`, `x.sum()`, `x.at[i]`) and numpy's protocols
+# (`np.sin(x)`) are tf8.numpy's, which tf8.traced cannot import: the API layer attaches them.
+_methods.install()
+_dispatch.install()
 
 # tf8.scipy.integrate (autograd's name for odeint) is tf8.experimental.ode: odeint needs tf8.ad,
 # a layer above tf8/scipy, so the API layer binds it.

@@ -3,7 +3,9 @@
 Every function is stable at large |x| (no overflow at ±1000, in value or derivative), and
 differentiates correctly without stop_gradient: the max shift of `logsumexp` and `softmax`
 cancels exactly in their derivatives, and branches that would overflow are fed a safe input
-("double where") so their unused derivative is never 0 · inf.
+("double where") so their unused derivative is never 0 · inf. logsumexp, softmax,
+log_softmax, softplus and log_sigmoid are defined a layer below, in tf8/scipy/_logsumexp.py,
+since scipy.special serves them too.
 """
 
 from __future__ import annotations
@@ -13,10 +15,17 @@ from typing import Any
 
 import tf8.numpy as tnp
 from tf8.errors import ParameterError
-from tf8.ops import dtypes as dt
+from tf8.nn import initializers
+from tf8.scipy._logsumexp import (
+    Axis,
+    log_sigmoid,
+    log_softmax,
+    logsumexp,
+    softmax,
+    softplus,
+)
+from tf8.scipy._logsumexp import masked as _masked
 from tf8.traced import TracedTensor
-
-Axis = int | tuple[int, ...] | None
 
 __all__ = [
     "celu",
@@ -63,20 +72,6 @@ def relu6(x: Any) -> TracedTensor:
 def sigmoid(x: Any) -> TracedTensor:
     """1 / (1 + exp(-x))."""
     return tnp.logistic(x)
-
-
-def softplus(x: Any) -> TracedTensor:
-    """log(1 + exp(x)), as x + log1p(exp(-x)) for x > 0 and log1p(exp(x)) otherwise."""
-    x = tnp.asarray(x)
-    positive = x > 0
-    high = tnp.where(positive, x, 0)  # each branch sees only inputs where exp cannot overflow
-    low = tnp.where(positive, 0, x)
-    return tnp.where(positive, high + tnp.log1p(tnp.exp(-high)), tnp.log1p(tnp.exp(low)))
-
-
-def log_sigmoid(x: Any) -> TracedTensor:
-    """log(sigmoid(x)) = -softplus(-x)."""
-    return -softplus(-tnp.asarray(x))
 
 
 def soft_sign(x: Any) -> TracedTensor:
@@ -158,78 +153,6 @@ def glu(x: Any, axis: int = -1) -> TracedTensor:
     return first * sigmoid(second)
 
 
-# --- reductions ---------------------------------------------------------------------------
-
-
-def _masked(x: TracedTensor, where: Any, fill: float) -> TracedTensor:
-    return x if where is None else tnp.where(where, x, fill)
-
-
-def _shift(x: TracedTensor, axis: Axis, where: Any) -> TracedTensor:
-    """The max over axis (keepdims), 0 where it is not finite (all -inf, or an empty mask).
-
-    No stop_gradient is needed: each caller's value is invariant to the shift, so the shift's
-    derivative contributions cancel exactly."""
-    peak = tnp.max(_masked(x, where, -math.inf), axis=axis, keepdims=True)
-    return tnp.where(tnp.isfinite(peak), peak, 0)
-
-
-def _drop_axes(x: TracedTensor, axis: Axis, keepdims: bool) -> TracedTensor:
-    return x if keepdims else tnp.squeeze(x, axis=axis)
-
-
-def logsumexp(
-    a: Any,
-    axis: Axis = None,
-    b: Any = None,
-    keepdims: bool = False,
-    return_sign: bool = False,
-    where: Any = None,
-) -> Any:
-    """log(sum(b · exp(a))) over axis, computed with the max subtracted (no overflow).
-
-    With `return_sign`, returns (log|sum|, sign(sum)); otherwise a negative sum gives NaN,
-    as JAX. Entries whose weight b is 0 do not take part, as scipy's."""
-    a = tnp.asarray(a)
-    if not dt.is_inexact(a.dtype):
-        a = tnp.astype(a, tnp.float64)
-    if b is not None:
-        b = tnp.asarray(b)
-        a, b = tnp.broadcast_arrays(a, b)
-        a = tnp.where(b != 0, a, -math.inf)
-    shift = _shift(a, axis, where)
-    terms = tnp.exp(a - shift)
-    if b is not None:
-        terms = terms * b
-    total = tnp.sum(_masked(terms, where, 0), axis=axis, keepdims=True)
-    if b is None:
-        out, sign = tnp.log(total) + shift, None
-    else:
-        sign = tnp.sign(total)
-        out = tnp.log(tnp.abs(total)) + shift
-    if return_sign:
-        sign = tnp.ones_like(out) if sign is None else sign
-        return _drop_axes(out, axis, keepdims), _drop_axes(sign, axis, keepdims)
-    if sign is not None:
-        out = tnp.where(sign < 0, math.nan, out)
-    return _drop_axes(out, axis, keepdims)
-
-
-def softmax(x: Any, axis: Axis = -1, where: Any = None) -> TracedTensor:
-    """exp(x) / sum(exp(x)) over axis, with the max subtracted; 0 outside `where`."""
-    x = tnp.asarray(x)
-    unnormalized = _masked(tnp.exp(x - _shift(x, axis, where)), where, 0)
-    return unnormalized / tnp.sum(unnormalized, axis=axis, keepdims=True)
-
-
-def log_softmax(x: Any, axis: Axis = -1, where: Any = None) -> TracedTensor:
-    """x - logsumexp(x) over axis, with the max subtracted; -inf outside `where`."""
-    x = tnp.asarray(x)
-    shifted = x - _shift(x, axis, where)
-    total = tnp.sum(_masked(tnp.exp(shifted), where, 0), axis=axis, keepdims=True)
-    return _masked(shifted - tnp.log(total), where, -math.inf)
-
-
 def standardize(
     x: Any,
     axis: Axis = -1,
@@ -270,6 +193,3 @@ def one_hot(x: Any, num_classes: int, *, dtype: Any = tnp.float64, axis: int = -
         tnp.arange(num_classes), [num_classes if i == axis else 1 for i in range(rank)]
     )
     return tnp.astype(tnp.expand_dims(x, axis) == classes, dtype)
-
-
-from tf8.nn import initializers  # noqa: E402 - JAX's jax.nn.initializers, on tf8.random

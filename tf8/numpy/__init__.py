@@ -9,8 +9,33 @@ from __future__ import annotations
 from tf8 import fft
 from tf8.lax.einsum import einsum
 
-from . import _methods, linalg
+from . import linalg
 from ._along import cross, take_along_axis
+from ._arithmetic import (
+    abs,
+    absolute,
+    add,
+    clip,
+    conj,
+    conjugate,
+    divide,
+    floor_divide,
+    imag,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    positive,
+    power,
+    real,
+    reciprocal,
+    remainder,
+    sign,
+    square,
+    subtract,
+    true_divide,
+)
 from ._contract import dot, inner, kron, matmul, outer, tensordot, vdot, vecdot
 from ._core import (
     array,
@@ -24,6 +49,7 @@ from ._core import (
     shape,
     shape_of,
     size,
+    stack,
 )
 from ._creation import (
     arange,
@@ -43,6 +69,39 @@ from ._creation import (
     zeros_like,
 )
 from ._cumulative import cumlogsumexp, cummax, cummin
+from ._extremes import amax, amin, argmax, argmin, max, min, ptp
+from ._float_ufuncs import (
+    arccos,
+    arcsin,
+    arctan,
+    arctan2,
+    ceil,
+    cos,
+    cosh,
+    erf,
+    exp,
+    exp2,
+    expm1,
+    fix,
+    floor,
+    isfinite,
+    isinf,
+    isnan,
+    log,
+    log1p,
+    log2,
+    log10,
+    logistic,
+    rint,
+    round,
+    rsqrt,
+    sin,
+    sinh,
+    sqrt,
+    tan,
+    tanh,
+    trunc,
+)
 from ._index_tricks import (
     c_,
     diag_indices,
@@ -68,16 +127,25 @@ from ._joining import (
     vsplit,
     vstack,
 )
-from ._long_tail import (
-    append,
-    convolve,
-    correlate,
-    gradient,
-    histogram,
-    interp,
-    rollaxis,
-    select,
+from ._logic import (
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    equal,
+    greater,
+    greater_equal,
+    invert,
+    left_shift,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    not_equal,
+    right_shift,
 )
+from ._long_tail import append, convolve, correlate, gradient, histogram, interp, rollaxis, select
 from ._math import (
     allclose,
     angle,
@@ -97,9 +165,6 @@ from ._math import (
     heaviside,
     hypot,
     isclose,
-    isfinite,
-    isinf,
-    isnan,
     logaddexp,
     logaddexp2,
     nan_to_num,
@@ -110,28 +175,21 @@ from ._math import (
     sinc,
 )
 from ._matrix import diag, diagflat, diagonal, trace, tril, triu
-from ._nonzero import argwhere, bincount, compress, extract, flatnonzero, nonzero
+from ._nonzero import argwhere, bincount, compress, extract, flatnonzero, nonzero, where
 from ._pad import pad
 from ._rearrange import diff, flip, fliplr, flipud, repeat, roll, rot90, tile
 from ._reductions import (
     all,
-    amax,
-    amin,
     any,
-    argmax,
-    argmin,
     average,
     count_nonzero,
     cumprod,
     cumsum,
-    max,
     mean,
-    min,
     nanmean,
     nanprod,
     nansum,
     prod,
-    ptp,
     std,
     sum,
     var,
@@ -181,80 +239,10 @@ from ._shape import (
     ravel,
     reshape,
     squeeze,
-    stack,
     swapaxes,
     transpose,
 )
 from ._types import copy, iscomplex, iscomplexobj, isreal, isrealobj
-from ._ufuncs import (
-    abs,
-    absolute,
-    add,
-    arccos,
-    arcsin,
-    arctan,
-    arctan2,
-    bitwise_and,
-    bitwise_or,
-    bitwise_xor,
-    ceil,
-    clip,
-    conj,
-    conjugate,
-    cos,
-    cosh,
-    divide,
-    equal,
-    erf,
-    exp,
-    exp2,
-    expm1,
-    fix,
-    floor,
-    floor_divide,
-    greater,
-    greater_equal,
-    imag,
-    invert,
-    left_shift,
-    less,
-    less_equal,
-    log,
-    log1p,
-    log2,
-    log10,
-    logical_and,
-    logical_not,
-    logical_or,
-    logical_xor,
-    logistic,
-    maximum,
-    minimum,
-    mod,
-    multiply,
-    negative,
-    not_equal,
-    positive,
-    power,
-    real,
-    reciprocal,
-    remainder,
-    right_shift,
-    rint,
-    round,
-    rsqrt,
-    sign,
-    sin,
-    sinh,
-    sqrt,
-    square,
-    subtract,
-    tan,
-    tanh,
-    true_divide,
-    trunc,
-    where,
-)
 from ._unsupported import UNSUPPORTED
 from .quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
 from .sorting import (
@@ -290,5 +278,3 @@ __all__ = sorted(
     and not isinstance(value, type)
     and name not in ("annotations", "divmod_", "can_cast", "issubdtype")
 )
-
-_methods.install()

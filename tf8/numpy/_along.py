@@ -10,8 +10,17 @@ from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor
 
-from ._core import ArrayLike, asarray, broadcast_shapes, broadcast_to, normalize_axis, promote
-from ._shape import moveaxis, ravel, stack
+from ._arithmetic import multiply, subtract
+from ._core import (
+    ArrayLike,
+    asarray,
+    broadcast_shapes,
+    broadcast_to,
+    normalize_axis,
+    promote,
+    stack,
+)
+from ._shape import moveaxis, ravel
 
 
 def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None) -> TracedTensor:
@@ -63,8 +72,6 @@ def cross(
 ) -> TracedTensor:
     """numpy.cross of 3-vectors along `axisa` of a and `axisb` of b, the result's vectors along
     `axisc` (`axis` sets all three); a 2-vector has z = 0, and two 2-vectors give z alone."""
-    from ._ufuncs import multiply, subtract
-
     if axis is not None:
         axisa = axisb = axisc = axis
     x, y = promote(a, b)

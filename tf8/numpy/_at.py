@@ -22,9 +22,10 @@ from tf8.ops import dtypes as dt
 from tf8.ops.gather import take_params, take_transpose_params
 from tf8.traced import TracedTensor
 
-from . import _ufuncs as u
+from . import _arithmetic as arithmetic
 from ._core import asarray, astype, broadcast_to, constant, full_of
 from ._indexing import expand_ellipsis, getitem, is_int_index
+from ._logic import where
 from ._shape import ravel, reshape
 from ._slicing import clamp_slice, index_slice
 
@@ -76,7 +77,7 @@ def _scatter_set(flat: TracedTensor, column: TracedTensor, values: TracedTensor)
     hit = _scatter_add(
         full_of(False, flat.shape, dt.bool_), column, full_of(True, values.shape, dt.bool_)
     )
-    return u.where(hit, _scatter_add(zeros, column, values), flat)
+    return where(hit, _scatter_add(zeros, column, values), flat)
 
 
 def _rounds(pos: np.ndarray) -> list[np.ndarray]:
@@ -123,7 +124,7 @@ def _update_window(
     starts, sizes = _window(x, index)  # type: ignore[misc]
     block = reshape(broadcast_to(v, getitem(x, index).shape), tuple(sizes))
     if name == "add":
-        block = u.add(getitem(x, index).reshape(tuple(sizes)), block)
+        block = arithmetic.add(getitem(x, index).reshape(tuple(sizes)), block)
     elif combine is not None:
         block = combine(getitem(x, index).reshape(tuple(sizes)), block)
     offsets = [constant(np.int64(s)) for s in starts]
@@ -196,29 +197,29 @@ class AtRef:
 
     def subtract(self, values: Any, **kw: Any) -> TracedTensor:
         """A copy with x[index] -= values."""
-        return self._apply(u.negative(asarray(values)), None, "add", kw)
+        return self._apply(arithmetic.negative(asarray(values)), None, "add", kw)
 
     def multiply(self, values: Any, **kw: Any) -> TracedTensor:
         """A copy with x[index] *= values."""
-        return self._apply(values, u.multiply, "multiply", kw)
+        return self._apply(values, arithmetic.multiply, "multiply", kw)
 
     mul = multiply
 
     def divide(self, values: Any, **kw: Any) -> TracedTensor:
         """A copy with x[index] /= values (in x's dtype)."""
-        return self._apply(values, _in_dtype(u.true_divide), "divide", kw)
+        return self._apply(values, _in_dtype(arithmetic.true_divide), "divide", kw)
 
     def power(self, values: Any, **kw: Any) -> TracedTensor:
         """A copy with x[index] **= values."""
-        return self._apply(values, u.power, "power", kw)
+        return self._apply(values, arithmetic.power, "power", kw)
 
     def min(self, values: Any, **kw: Any) -> TracedTensor:
         """A copy with x[index] = minimum(x[index], values)."""
-        return self._apply(values, u.minimum, "min", kw)
+        return self._apply(values, arithmetic.minimum, "min", kw)
 
     def max(self, values: Any, **kw: Any) -> TracedTensor:
         """A copy with x[index] = maximum(x[index], values)."""
-        return self._apply(values, u.maximum, "max", kw)
+        return self._apply(values, arithmetic.maximum, "max", kw)
 
 
 def _in_dtype(fn: Combine) -> Combine:

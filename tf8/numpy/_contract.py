@@ -13,6 +13,7 @@ from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor
 
+from ._arithmetic import conjugate, multiply
 from ._core import (
     ArrayLike,
     asarray,
@@ -22,7 +23,9 @@ from ._core import (
     normalize_axis,
     promote,
 )
-from ._shape import expand_dims, squeeze
+from ._logic import greater
+from ._reductions import sum as sum_
+from ._shape import expand_dims, ravel, reshape, squeeze
 
 
 def _check_contracted(name: str, a: TracedTensor, b: TracedTensor, ax: int, bx: int) -> None:
@@ -37,8 +40,6 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
     """numpy.matmul: 1-D operands are promoted to matrices, leading axes broadcast."""
     a, b = promote(x1, x2)
     if a.dtype == dt.bool_:  # a boolean product: any(a_ik and b_kj)
-        from ._ufuncs import greater
-
         return greater(matmul(astype(a, dt.int64), astype(b, dt.int64)), 0)
     if a.ndim == 0 or b.ndim == 0:
         raise ShapeError(
@@ -82,8 +83,6 @@ def dot(a: ArrayLike, b: ArrayLike) -> TracedTensor:
     """numpy.dot: sum over the last axis of a and the second-to-last of b."""
     x, y = promote(a, b)
     if x.ndim == 0 or y.ndim == 0:
-        from ._ufuncs import multiply
-
         return multiply(x, y)
     by = 0 if y.ndim == 1 else y.ndim - 2
     _check_contracted("dot", x, y, x.ndim - 1, by)
@@ -118,8 +117,6 @@ def inner(a: ArrayLike, b: ArrayLike) -> TracedTensor:
     """Sum products over the last axes of a and b (a product for scalars)."""
     x, y = promote(a, b)
     if x.ndim == 0 or y.ndim == 0:
-        from ._ufuncs import multiply
-
         return multiply(x, y)
     _check_contracted("inner", x, y, x.ndim - 1, y.ndim - 1)
     return apply1("dot_general", [x, y], contracting=((x.ndim - 1,), (y.ndim - 1,)), batch=((), ()))
@@ -127,18 +124,12 @@ def inner(a: ArrayLike, b: ArrayLike) -> TracedTensor:
 
 def outer(a: ArrayLike, b: ArrayLike) -> TracedTensor:
     """a[i] * b[j] over the flattened inputs."""
-    from ._shape import ravel, reshape
-    from ._ufuncs import multiply
-
     x, y = ravel(asarray(a)), ravel(asarray(b))
     return multiply(reshape(x, (x.shape[0], 1)), reshape(y, (1, y.shape[0])))
 
 
 def vdot(a: ArrayLike, b: ArrayLike) -> TracedTensor:
     """sum(conj(a) * b) over the flattened inputs."""
-    from ._shape import ravel
-    from ._ufuncs import conjugate
-
     x, y = promote(a, b)
     x, y = ravel(conjugate(x)), ravel(y)
     if dims_equal(x.shape[0], y.shape[0]) is False:
@@ -148,9 +139,6 @@ def vdot(a: ArrayLike, b: ArrayLike) -> TracedTensor:
 
 def kron(a: ArrayLike, b: ArrayLike) -> TracedTensor:
     """Kronecker product: blocks a[i, j] * b (broadcast multiply + reshape)."""
-    from ._shape import reshape
-    from ._ufuncs import multiply
-
     x, y = promote(a, b)
     ndim = max(x.ndim, y.ndim)
     x = reshape(x, (1,) * (ndim - x.ndim) + x.shape)
@@ -162,8 +150,5 @@ def kron(a: ArrayLike, b: ArrayLike) -> TracedTensor:
 
 def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> TracedTensor:
     """sum(conj(x1) * x2) over `axis`, broadcasting the other axes (numpy 2's vecdot)."""
-    from ._reductions import sum as sum_
-    from ._ufuncs import conjugate, multiply
-
     x, y = promote(x1, x2)
     return sum_(multiply(conjugate(x), y), axis=axis)

@@ -1,4 +1,5 @@
-"""The core of tf8.numpy: lifting Python values, promotion, broadcasting, elementwise ops.
+"""The core of tf8.numpy: lifting Python values, promotion, broadcasting, elementwise ops,
+and `stack` (lifting a list of traced values stacks them).
 
 Every function here validates its inputs and emits catalog primitives through
 `tf8.lax.core.apply1`; broadcasting is explicit in the graph (broadcast_in_dim), dtype
@@ -59,8 +60,6 @@ def asarray(value: ArrayLike, dtype: Any = None, *, copy: Any = None) -> TracedT
     if isinstance(value, TracedTensor):
         return value if dtype is None else astype(value, dtype)
     if isinstance(value, (list, tuple)) and _contains_traced(value):
-        from tf8.numpy._shape import stack
-
         result = stack([asarray(v) for v in value])
         return result if dtype is None else astype(result, dtype)
     return constant(value, dtype)
@@ -83,6 +82,26 @@ def _contains_traced(value: Any) -> bool:
         if isinstance(item, (list, tuple)):
             stack.extend(item)
     return False
+
+
+def stack(arrays: Sequence[ArrayLike], axis: int = 0, *, dtype: Any = None) -> TracedTensor:
+    """Join arrays along a new axis."""
+    if isinstance(arrays, TracedTensor):
+        arrays = list(arrays)
+    if not arrays:
+        raise ShapeError("need at least one array to stack")
+    xs = promote(*[asarray(a) for a in arrays])
+    if dtype is not None:
+        xs = [astype(x, dtype) for x in xs]
+    shapes = {x.shape for x in xs}
+    if len(shapes) > 1:
+        raise ShapeError(
+            "all input arrays must have the same shape, got "
+            + ", ".join(shape_str(s) for s in shapes)
+        )
+    ax = normalize_axis(axis, xs[0].ndim + 1)
+    xs = [apply1("reshape", [x], shape=(*x.shape[:ax], 1, *x.shape[ax:])) for x in xs]
+    return xs[0] if len(xs) == 1 else apply1("concatenate", xs, axis=ax)
 
 
 def astype(x: ArrayLike, dtype: Any) -> TracedTensor:

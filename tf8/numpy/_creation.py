@@ -19,6 +19,7 @@ from tf8.ops import dtypes as dt
 from tf8.ops.shapes import Dim, DimExpr, dim_max
 from tf8.traced import TracedTensor
 
+from ._arithmetic import add, divide, multiply, power, subtract
 from ._core import (
     ArrayLike,
     as_shape_arg,
@@ -28,8 +29,11 @@ from ._core import (
     broadcast_to,
     constant,
     full_of,
+    inexact,
+    promote,
 )
-from ._shape import reshape
+from ._logic import equal, greater_equal
+from ._shape import concatenate, expand_dims, moveaxis, reshape
 
 
 def _dtype(dtype: Any, default: Any) -> np.dtype:
@@ -152,9 +156,6 @@ def linspace(
         values, step = np.linspace(start, stop, num, endpoint, True, dtype, axis)
         out = constant(values)
         return (out, step) if retstep else out
-    from ._shape import concatenate, expand_dims, moveaxis
-    from ._ufuncs import add, divide, multiply, subtract
-
     lo, hi = broadcast_arrays(*_float_pair(start, stop))
     div = num - 1 if endpoint else num
     delta = subtract(hi, lo)
@@ -172,8 +173,6 @@ def linspace(
 
 
 def _float_pair(start: ArrayLike, stop: ArrayLike) -> list[TracedTensor]:
-    from ._core import inexact, promote
-
     return [inexact(v) for v in promote(start, stop)]
 
 
@@ -189,8 +188,6 @@ def logspace(
     """base ** linspace(start, stop, num)."""
     if not isinstance(start, TracedTensor) and not isinstance(stop, TracedTensor):
         return constant(np.logspace(start, stop, num, endpoint, base, dtype, axis))
-    from ._ufuncs import power
-
     out = power(base, linspace(start, stop, num, endpoint, axis=axis))
     return out if dtype is None else astype(out, dtype)
 
@@ -209,8 +206,6 @@ def eye(
     like: Any = None,  # noqa: N803
 ) -> TracedTensor:
     """Ones on the k-th diagonal of an N x M matrix (sizes may be symbolic)."""
-    from ._ufuncs import equal
-
     n = as_shape_arg(N)[0]
     m = n if M is None else as_shape_arg(M)[0]
     ones_at = equal(_grid(n, m, 0) + int(k), _grid(n, m, 1))
@@ -231,8 +226,6 @@ def tri(
     like: Any = None,  # noqa: N803
 ) -> TracedTensor:
     """Ones at and below the k-th diagonal of an N x M matrix."""
-    from ._ufuncs import greater_equal
-
     n = as_shape_arg(N)[0]
     m = n if M is None else as_shape_arg(M)[0]
     return astype(greater_equal(_grid(n, m, 0) + int(k), _grid(n, m, 1)), _dtype(dtype, dt.float64))

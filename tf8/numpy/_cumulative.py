@@ -17,11 +17,11 @@ from tf8.errors import DTypeError
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
+from ._arithmetic import maximum, minimum
 from ._core import ArrayLike, asarray, full_of, normalize_axis
 from ._math import logaddexp
 from ._rearrange import flip
 from ._shape import concatenate, moveaxis
-from ._ufuncs import maximum, minimum
 
 
 def _scan(

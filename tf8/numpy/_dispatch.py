@@ -4,20 +4,23 @@
 call the tf8.numpy function of the same name, so existing numpy code traces unchanged;
 scipy.special's ufuncs (`scipy.special.gammaln(t)`) call tf8.scipy.special's.
 Anything tf8.numpy does not implement raises UnsupportedOperationError naming the numpy
-function: a traced value is never silently turned into a constant.
+function: a traced value is never silently turned into a constant. The table sits above every
+library it serves; the API layer (tf8/__init__.py) calls `install()`.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from tf8 import fft, linalg
+from tf8 import numpy as tnp
 from tf8.errors import UnsupportedOperationError
+from tf8.scipy.special import for_scipy_ufunc
 from tf8.traced import TracedTensor
 
 from ._unsupported import REASONS
@@ -38,22 +41,12 @@ _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 _ARRAY_INPUTS = (TracedTensor, np.ndarray, np.generic, bool, int, float, complex, list, tuple)
 
 
-def _tnp() -> Any:
-    import tf8.numpy as tnp
-
-    return tnp
-
-
 def function_table() -> dict[Any, Callable[..., Any]]:
     """numpy function object → tf8.numpy function of the same name (built once)."""
     global _FUNCTIONS
     if _FUNCTIONS is None:
-        import tf8.fft
-        import tf8.linalg
-
-        tnp = _tnp()
         table: dict[Any, Callable[..., Any]] = {}
-        pairs = ((np, tnp), (np.linalg, tf8.linalg), (np.fft, tf8.fft))
+        pairs = ((np, tnp), (np.linalg, linalg), (np.fft, fft))
         for namespace, ours in pairs:
             for name in ours.__all__:
                 theirs = getattr(namespace, name, None)
@@ -128,14 +121,11 @@ def _ufunc_fn(ufunc: np.ufunc) -> Callable[..., Any]:
 
 
 def _find_ufunc_fn(ufunc: np.ufunc) -> Callable[..., Any]:
-    if "scipy.special" in sys.modules:  # a scipy.special ufunc is only called once imported
-        from tf8.scipy.special import for_scipy_ufunc
-
-        special = for_scipy_ufunc(ufunc)
-        if special is not None:
-            return special
+    special = for_scipy_ufunc(ufunc)
+    if special is not None:
+        return special
     name = ufunc.__name__
-    fn = getattr(_tnp(), name, None)
+    fn = getattr(tnp, name, None)
     if fn is None or name in REASONS or not callable(fn):
         raise UnsupportedOperationError(
             f"the numpy ufunc {name} is not supported on traced values "
@@ -155,7 +145,6 @@ def array_ufunc(
         return _CALLS[ufunc](*inputs)
     name = f"numpy.{ufunc.__name__}"
     _check_out(name if method == "__call__" else f"{name}.{method}", kwargs)
-    tnp = _tnp()
     if method == "__call__":
         fn = _ufunc_fn(ufunc)
         dtype = kwargs.pop("dtype", None)
@@ -182,20 +171,20 @@ def array_ufunc(
 
 @functools.cache
 def _reduce_fn(target: str) -> Callable[..., Any]:
-    fn = getattr(_tnp(), target)
+    fn = getattr(tnp, target)
 
     def reduce(array: Any, axis: Any = 0, dtype: Any = None, keepdims: bool = False) -> Any:
         if target in ("sum", "prod"):
             return fn(array, axis=axis, dtype=dtype, keepdims=keepdims)
         out = fn(array, axis=axis, keepdims=keepdims)
-        return out if dtype is None else _tnp().astype(out, dtype)
+        return out if dtype is None else tnp.astype(out, dtype)
 
     return reduce
 
 
 @functools.cache
 def _accumulate_fn(target: str) -> Callable[..., Any]:
-    fn = getattr(_tnp(), target)
+    fn = getattr(tnp, target)
 
     def accumulate(array: Any, axis: int = 0, dtype: Any = None) -> Any:
         return fn(array, axis=axis, dtype=dtype)

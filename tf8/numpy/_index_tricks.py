@@ -13,6 +13,7 @@ from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, constant, promote
 from ._creation import arange, linspace
+from ._nonzero import nonzero
 from ._shape import concatenate, reshape, transpose
 
 
@@ -82,8 +83,6 @@ c_ = AxisConcatenator(-1, 2, 0)
 def ix_(*args: ArrayLike) -> tuple[TracedTensor, ...]:
     """An open mesh from 1-D sequences: argument k gets shape (1, …, n_k, …, 1); a boolean one
     stands for its nonzero indices."""
-    from ._nonzero import nonzero
-
     out = []
     for k, arg in enumerate(args):
         x = asarray(arg)

@@ -24,8 +24,19 @@ from tf8.ops.primitive import aval_of
 from tf8.ops.shapes import Dim, shape_str
 from tf8.traced import TracedTensor
 
-from ._core import _contains_traced, asarray, broadcast_shapes, broadcast_to, constant, shape_of
-from ._shape import reshape
+from ._arithmetic import add, clip, remainder
+from ._core import (
+    _contains_traced,
+    asarray,
+    broadcast_shapes,
+    broadcast_to,
+    constant,
+    normalize_axis,
+    shape_of,
+)
+from ._logic import less, where
+from ._nonzero import mask_indices
+from ._shape import concatenate, ravel, reshape
 from ._slicing import AxisSlice, apply_slices, clamp_slice, index_slice
 
 
@@ -47,8 +58,6 @@ def _items(index: Any) -> list[Any]:
                 "0-d mask); use expand_dims / where instead"
             )
         if isinstance(item, TracedTensor) and item.dtype == dt.bool_:
-            from ._nonzero import mask_indices
-
             expanded.extend(mask_indices(item))  # concrete masks only: shape depends on data
             continue
         if isinstance(item, (list, tuple)) and _contains_traced(item):
@@ -208,8 +217,6 @@ def _constant_index(index: Any, dim: Dim, axis: int) -> np.ndarray | None:
 
 def traced_index(index: Any, x: TracedTensor, axis: int) -> TracedTensor:
     """An integer index for `axis` of `x` as int64, negatives wrapped (out of range: clamped)."""
-    from ._ufuncs import add, less, where
-
     dim = x.shape[axis]
     if not isinstance(index, TracedTensor):
         fixed = _constant_index(index, dim, axis)
@@ -264,8 +271,6 @@ def _gather_many(
     y: TracedTensor, plan: _Plan, idx: list[TracedTensor], batch: tuple[Dim, ...]
 ) -> TracedTensor:
     """One gather for several integer arrays; the batch axes go where numpy puts them."""
-    from ._shape import concatenate
-
     stacked = concatenate([reshape(broadcast_to(i, batch), batch + (1,)) for i in idx], axis=-1)
     axes = plan.advanced_axes
     rest = [a for a in range(y.ndim) if a not in axes]
@@ -290,10 +295,6 @@ def take(
 ) -> TracedTensor:
     """numpy.take: mode None/'raise' (constant indices are checked; traced ones are wrapped
     and then clamped), 'wrap' (modulo the size) or 'clip' (into [0, n - 1])."""
-    from ._core import normalize_axis
-    from ._shape import ravel
-    from ._ufuncs import clip, remainder
-
     if out is not None:
         raise UnsupportedOperationError("take: out= is not supported (traced values are immutable)")
     x = asarray(a)

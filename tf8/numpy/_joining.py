@@ -13,7 +13,7 @@ from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, normalize_axis
 from ._shape import atleast_1d, atleast_2d, atleast_3d, concatenate, reshape
-from ._slicing import slice_axis
+from ._slicing import AxisSlice, apply_slices, slice_axis
 
 
 def _arrays(tup: Sequence[ArrayLike], what: str) -> list[TracedTensor]:
@@ -80,8 +80,6 @@ def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list
 
 def _exact_slice(x: TracedTensor, axis: int, lo: Dim, hi: Dim) -> TracedTensor:
     """`x` between two in-range cut points along `axis` (no clamping needed)."""
-    from ._slicing import AxisSlice, apply_slices
-
     slices = [AxisSlice(0, d, 1) for d in x.shape]
     slices[axis] = AxisSlice(lo, hi, 1)
     return apply_slices(x, slices)

@@ -19,28 +19,14 @@ from tf8.errors import ShapeError, UnsupportedOperationError
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
-from ._core import ArrayLike, asarray, constant, inexact, normalize_axis, promote
+from ._arithmetic import add, clip, conj, divide, multiply, remainder, subtract
+from ._core import ArrayLike, asarray, constant, full_of, inexact, normalize_axis, promote
 from ._creation import arange, linspace
+from ._extremes import max, min
+from ._logic import equal, greater, greater_equal, less, less_equal, logical_and, where
 from ._nonzero import concrete_or_none
-from ._reductions import max, min
 from ._reductions import sum as sum_
 from ._shape import concatenate, expand_dims, moveaxis, ravel
-from ._ufuncs import (
-    add,
-    clip,
-    conj,
-    divide,
-    equal,
-    greater,
-    greater_equal,
-    less,
-    less_equal,
-    logical_and,
-    multiply,
-    remainder,
-    subtract,
-    where,
-)
 
 
 def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> TracedTensor:
@@ -151,8 +137,6 @@ def _full_convolution(a: TracedTensor, v: TracedTensor) -> TracedTensor:
 
 
 def _zeros(count: int, like: TracedTensor) -> TracedTensor:
-    from ._core import full_of
-
     return full_of(0, (count,), like.dtype)
 
 

@@ -12,6 +12,7 @@ from tf8.ops.shapes import dim_max, dim_min
 from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, broadcast_to, constant, normalize_axis
+from ._reductions import sum as sum_
 from ._shape import moveaxis, ravel
 from ._slicing import AxisSlice, apply_slices
 
@@ -63,8 +64,6 @@ def trace(
     a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None
 ) -> TracedTensor:
     """Sum along the `offset` diagonal (int32/bool sum in int64, as numpy)."""
-    from ._reductions import sum as sum_
-
     return sum_(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
 
 

@@ -1,7 +1,7 @@
 """Operators and methods of TracedTensor (`+`, `@`, `.T`, `.sum()`, `.at[]`, ...).
 
 They are attached here rather than written in tf8/traced.py so that the tracing core does not
-depend on the numpy layer; `install()` also attaches numpy's dispatch protocols.
+depend on the numpy layer; the API layer (tf8/__init__.py) calls `install()`.
 """
 
 from __future__ import annotations
@@ -9,19 +9,52 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from tf8.errors import InPlaceAssignmentError
 from tf8.traced import TracedTensor
 
 from . import _contract as c
-from . import _dispatch, sorting
+from . import _extremes as ex
 from . import _indexing as ix
 from . import _matrix as mx
 from . import _rearrange as ra
 from . import _reductions as r
 from . import _shape as s
-from . import _ufuncs as u
+from . import sorting
+from ._arithmetic import (
+    absolute,
+    add,
+    clip,
+    conjugate,
+    floor_divide,
+    imag,
+    multiply,
+    negative,
+    positive,
+    power,
+    real,
+    remainder,
+    subtract,
+    true_divide,
+)
 from ._at import AtIndexer
 from ._core import astype
+from ._float_ufuncs import round
+from ._logic import (
+    bitwise_and,
+    bitwise_or,
+    bitwise_xor,
+    equal,
+    greater,
+    greater_equal,
+    invert,
+    left_shift,
+    less,
+    less_equal,
+    not_equal,
+    right_shift,
+)
 from ._unsupported import UNSUPPORTED
 
 
@@ -30,44 +63,44 @@ def _swap(fn: Callable[[Any, Any], TracedTensor]) -> Callable[[Any, Any], Traced
 
 
 _OPERATORS = {
-    "__add__": u.add,
-    "__radd__": _swap(u.add),
-    "__sub__": u.subtract,
-    "__rsub__": _swap(u.subtract),
-    "__mul__": u.multiply,
-    "__rmul__": _swap(u.multiply),
-    "__truediv__": u.true_divide,
-    "__rtruediv__": _swap(u.true_divide),
-    "__floordiv__": u.floor_divide,
-    "__rfloordiv__": _swap(u.floor_divide),
-    "__mod__": u.remainder,
-    "__rmod__": _swap(u.remainder),
-    "__divmod__": lambda self, other: (u.floor_divide(self, other), u.remainder(self, other)),
-    "__rdivmod__": lambda self, other: (u.floor_divide(other, self), u.remainder(other, self)),
-    "__pow__": u.power,
-    "__rpow__": _swap(u.power),
+    "__add__": add,
+    "__radd__": _swap(add),
+    "__sub__": subtract,
+    "__rsub__": _swap(subtract),
+    "__mul__": multiply,
+    "__rmul__": _swap(multiply),
+    "__truediv__": true_divide,
+    "__rtruediv__": _swap(true_divide),
+    "__floordiv__": floor_divide,
+    "__rfloordiv__": _swap(floor_divide),
+    "__mod__": remainder,
+    "__rmod__": _swap(remainder),
+    "__divmod__": lambda self, other: (floor_divide(self, other), remainder(self, other)),
+    "__rdivmod__": lambda self, other: (floor_divide(other, self), remainder(other, self)),
+    "__pow__": power,
+    "__rpow__": _swap(power),
     "__matmul__": c.matmul,
     "__rmatmul__": _swap(c.matmul),
-    "__and__": u.bitwise_and,
-    "__rand__": _swap(u.bitwise_and),
-    "__or__": u.bitwise_or,
-    "__ror__": _swap(u.bitwise_or),
-    "__xor__": u.bitwise_xor,
-    "__rxor__": _swap(u.bitwise_xor),
-    "__lt__": u.less,
-    "__le__": u.less_equal,
-    "__gt__": u.greater,
-    "__ge__": u.greater_equal,
-    "__eq__": u.equal,
-    "__ne__": u.not_equal,
-    "__neg__": u.negative,
-    "__pos__": u.positive,
-    "__abs__": u.absolute,
-    "__invert__": u.invert,
-    "__lshift__": u.left_shift,
-    "__rlshift__": _swap(u.left_shift),
-    "__rshift__": u.right_shift,
-    "__rrshift__": _swap(u.right_shift),
+    "__and__": bitwise_and,
+    "__rand__": _swap(bitwise_and),
+    "__or__": bitwise_or,
+    "__ror__": _swap(bitwise_or),
+    "__xor__": bitwise_xor,
+    "__rxor__": _swap(bitwise_xor),
+    "__lt__": less,
+    "__le__": less_equal,
+    "__gt__": greater,
+    "__ge__": greater_equal,
+    "__eq__": equal,
+    "__ne__": not_equal,
+    "__neg__": negative,
+    "__pos__": positive,
+    "__abs__": absolute,
+    "__invert__": invert,
+    "__lshift__": left_shift,
+    "__rlshift__": _swap(left_shift),
+    "__rshift__": right_shift,
+    "__rrshift__": _swap(right_shift),
     "__getitem__": ix.getitem,
 }
 
@@ -95,14 +128,10 @@ def _in_place(name: str) -> Callable[..., Any]:
 
 
 def _item(self: TracedTensor, *args: Any) -> Any:
-    import numpy as np
-
     return np.asarray(self).item(*args)
 
 
 def _tolist(self: TracedTensor) -> Any:
-    import numpy as np
-
     return np.asarray(self).tolist()
 
 
@@ -113,8 +142,8 @@ _METHODS = {
     "prod": lambda self, axis=None, dtype=None, out=None, keepdims=False: r.prod(
         self, axis, dtype, keepdims
     ),
-    "max": lambda self, axis=None, out=None, keepdims=False: r.max(self, axis, keepdims),
-    "min": lambda self, axis=None, out=None, keepdims=False: r.min(self, axis, keepdims),
+    "max": lambda self, axis=None, out=None, keepdims=False: ex.max(self, axis, keepdims),
+    "min": lambda self, axis=None, out=None, keepdims=False: ex.min(self, axis, keepdims),
     "mean": lambda self, axis=None, dtype=None, out=None, keepdims=False: r.mean(
         self, axis, dtype, keepdims
     ),
@@ -124,9 +153,9 @@ _METHODS = {
     "std": lambda self, axis=None, dtype=None, out=None, ddof=0, keepdims=False: r.std(
         self, axis, dtype, ddof, keepdims
     ),
-    "ptp": lambda self, axis=None, keepdims=False: r.ptp(self, axis, keepdims),
-    "argmax": lambda self, axis=None, out=None, keepdims=False: r.argmax(self, axis, keepdims),
-    "argmin": lambda self, axis=None, out=None, keepdims=False: r.argmin(self, axis, keepdims),
+    "ptp": lambda self, axis=None, keepdims=False: ex.ptp(self, axis, keepdims),
+    "argmax": lambda self, axis=None, out=None, keepdims=False: ex.argmax(self, axis, keepdims),
+    "argmin": lambda self, axis=None, out=None, keepdims=False: ex.argmin(self, axis, keepdims),
     "all": lambda self, axis=None, out=None, keepdims=False: r.all(self, axis, keepdims),
     "any": lambda self, axis=None, out=None, keepdims=False: r.any(self, axis, keepdims),
     "cumsum": lambda self, axis=None, dtype=None: r.cumsum(self, axis, dtype),
@@ -149,12 +178,12 @@ _METHODS = {
     "copy": lambda self: self,
     "item": _item,
     "tolist": _tolist,
-    "conj": lambda self: u.conjugate(self),
-    "conjugate": lambda self: u.conjugate(self),
+    "conj": lambda self: conjugate(self),
+    "conjugate": lambda self: conjugate(self),
     "dot": lambda self, other: c.dot(self, other),
-    "clip": lambda self, a_min=None, a_max=None, **kw: u.clip(self, a_min, a_max, **kw),
-    "round": lambda self, decimals=0: u.round(self, decimals),
-    "__round__": lambda self, ndigits=None: u.round(self, ndigits or 0),
+    "clip": lambda self, a_min=None, a_max=None, **kw: clip(self, a_min, a_max, **kw),
+    "round": lambda self, decimals=0: round(self, decimals),
+    "__round__": lambda self, ndigits=None: round(self, ndigits or 0),
     "nonzero": lambda self: UNSUPPORTED["nonzero"](self),
     "argsort": lambda self, axis=-1, kind=None, order=None, **k: sorting.argsort(
         self, axis, kind, order, **k
@@ -172,19 +201,18 @@ _METHODS = {
 _PROPERTIES = {
     "T": lambda self: s.transpose(self),
     "mT": lambda self: s.swapaxes(self, -1, -2),
-    "real": lambda self: u.real(self),
-    "imag": lambda self: u.imag(self),
+    "real": lambda self: real(self),
+    "imag": lambda self: imag(self),
     "at": lambda self: AtIndexer(self),
     "flat": lambda self: s.ravel(self),
 }
 
 
 def install() -> None:
-    """Attach the operators, methods, properties and numpy protocols to TracedTensor."""
+    """Attach the operators, methods and properties to TracedTensor."""
     for name, fn in {**_OPERATORS, **_METHODS}.items():
         setattr(TracedTensor, name, fn)
     for name, fn in _PROPERTIES.items():
         setattr(TracedTensor, name, property(fn))
     # __eq__ returns an array, so TracedTensor stays unhashable as numpy arrays are.
     TracedTensor.__hash__ = None  # type: ignore[assignment]
-    _dispatch.install()

@@ -19,13 +19,15 @@ from tf8.errors import ConcretizationError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
-from ._core import ArrayLike, asarray, constant, normalize_axis
+from ._arithmetic import floor_divide, remainder, subtract
+from ._core import ArrayLike, asarray, constant, normalize_axis, stack
 from ._creation import arange
+from ._logic import equal, logical_and, not_equal
+from ._logic import where as where_elementwise
 from ._reductions import any as any_
 from ._reductions import cumsum
 from ._reductions import sum as sum_
-from ._shape import expand_dims, ravel, reshape, stack
-from ._ufuncs import equal, floor_divide, logical_and, not_equal, remainder, subtract, where
+from ._shape import expand_dims, ravel, reshape
 
 
 def concrete_or_none(x: TracedTensor) -> np.ndarray | None:
@@ -58,6 +60,21 @@ def nonzero(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) ->
     if size is None:
         raise _need_size("nonzero", x)
     return _traced_nonzero(x, int(size), fill_value)
+
+
+def where(
+    condition: ArrayLike,
+    x: ArrayLike = None,
+    y: ArrayLike = None,
+    *,
+    size: int | None = None,
+    fill_value: Any = None,
+) -> Any:
+    """numpy.where(condition, x, y); where(condition) is nonzero(condition) (concrete values,
+    or `size=` under jit, as JAX)."""
+    if x is None and y is None:
+        return nonzero(condition, size=size, fill_value=fill_value)
+    return where_elementwise(condition, x, y)
 
 
 def _fill(fill_value: Any, axis: int) -> Any:

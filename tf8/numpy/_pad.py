@@ -17,6 +17,8 @@ from tf8.lax.core import apply1
 from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, astype, broadcast_to
+from ._indexing import take
+from ._rearrange import flip
 from ._shape import concatenate, reshape
 from ._slicing import slice_axis
 
@@ -92,8 +94,6 @@ def _constant(x: TracedTensor, widths: list[tuple[int, int]], values: Any) -> Tr
 
 
 def _index_pad(x: TracedTensor, axis: int, lo: int, hi: int, mode: str) -> TracedTensor:
-    from ._indexing import take
-
     n = x.shape[axis]
     if isinstance(n, int):
         if n == 0:
@@ -105,8 +105,6 @@ def _index_pad(x: TracedTensor, axis: int, lo: int, hi: int, mode: str) -> Trace
 
 def _side(x: TracedTensor, axis: int, width: int, mode: str, low: bool) -> TracedTensor | None:
     """The `width` elements padded on one side of a symbolic axis (guarded to fit)."""
-    from ._rearrange import flip
-
     if not width:
         return None
     if mode == "edge":

@@ -13,7 +13,10 @@ from tf8.ops import dtypes as dt
 from tf8.ops.shapes import Dim, dims_equal
 from tf8.traced import TracedTensor
 
-from ._core import ArrayLike, asarray, broadcast_to, normalize_axes, normalize_axis
+from ._arithmetic import remainder, subtract
+from ._core import ArrayLike, asarray, broadcast_to, normalize_axes, normalize_axis, shape_of
+from ._indexing import take
+from ._logic import not_equal
 from ._shape import concatenate, ravel, reshape, swapaxes
 from ._slicing import AxisSlice, apply_slices
 
@@ -50,11 +53,8 @@ def _cut(x: TracedTensor, axis: int, lo: Dim, hi: Dim) -> TracedTensor:
 def _roll_axis(x: TracedTensor, shift: Any, axis: int) -> TracedTensor:
     n = x.shape[axis]
     if isinstance(shift, TracedTensor):
-        from ._indexing import take
-        from ._ufuncs import remainder, subtract
-
         ramp = apply1("iota", [], shape=(n,), dtype=dt.int64, dimension=0)
-        size = n if isinstance(n, int) else _size(x, axis)
+        size = n if isinstance(n, int) else shape_of(x, axis)
         return take(x, remainder(subtract(ramp, shift), size), axis)
     if isinstance(n, int) and n == 0:
         return x
@@ -62,12 +62,6 @@ def _roll_axis(x: TracedTensor, shift: Any, axis: int) -> TracedTensor:
     if dims_equal(k, 0) is True:
         return x
     return concatenate([_cut(x, axis, n - k, n), _cut(x, axis, 0, n - k)], axis=axis)
-
-
-def _size(x: TracedTensor, axis: int) -> TracedTensor:
-    from ._core import shape_of
-
-    return shape_of(x, axis)
 
 
 def roll(a: ArrayLike, shift: Any, axis: int | Sequence[int] | None = None) -> TracedTensor:
@@ -145,15 +139,11 @@ def repeat(a: ArrayLike, repeats: Any, axis: int | None = None) -> TracedTensor:
         return reshape(grown, x.shape[:axis] + (n * r,) + x.shape[axis + 1 :])
     if not isinstance(n, int) or counts.shape != (n,):
         raise ShapeError(f"repeat: {counts.size} repeats do not match axis {axis} of size {n}")
-    from ._indexing import take
-
     return take(x, np.repeat(np.arange(n), counts), axis)
 
 
 def diff(a: ArrayLike, n: int = 1, axis: int = -1) -> TracedTensor:
     """numpy.diff: the n-th discrete difference along `axis` (bool: not-equal, as numpy)."""
-    from ._ufuncs import not_equal, subtract
-
     x = asarray(a)
     if x.ndim == 0:
         raise ShapeError("diff requires input that is at least one dimensional")

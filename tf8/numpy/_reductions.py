@@ -1,4 +1,5 @@
-"""numpy's reductions (sum, prod, max, min, mean, argmax, ...) on traced values."""
+"""numpy's reductions (sum, prod, mean, var, all, cumsum, nansum, ...) on traced values; the
+extremes (max, argmax, ...) are _extremes.py's, on `reduce_axes` and `keep_axes` from here."""
 
 from __future__ import annotations
 
@@ -12,26 +13,32 @@ from tf8.lax.eager_reduce import fast_reduction
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
-from ._core import ArrayLike, asarray, astype, normalize_axes, normalize_axis
+from ._arithmetic import absolute, multiply, subtract, true_divide
+from ._core import ArrayLike, asarray, astype, broadcast_to, normalize_axes, normalize_axis
+from ._float_ufuncs import isnan, sqrt
+from ._logic import equal, greater, greater_equal, logical_not, not_equal, where
+from ._shape import expand_dims, moveaxis, ravel, reshape
 
 Axis = int | Sequence[int] | None
 
 
-def _keep(x: TracedTensor, axes: tuple[int, ...], keepdims: bool) -> TracedTensor:
+def keep_axes(x: TracedTensor, axes: tuple[int, ...], keepdims: bool) -> TracedTensor:
+    """`x` with the reduced `axes` back as size-1 axes when `keepdims`."""
     if not keepdims:
         return x
-    from ._shape import expand_dims
-
     return expand_dims(x, axes)
 
 
-def _reduce(name: str, a: ArrayLike, axis: Axis, keepdims: bool, dtype: Any = None) -> TracedTensor:
+def reduce_axes(
+    name: str, a: ArrayLike, axis: Axis, keepdims: bool, dtype: Any = None
+) -> TracedTensor:
+    """The reduction row `name` over numpy's `axis` argument (in `dtype` when given)."""
     x = asarray(a)
     if dtype is not None:
         x = astype(x, dtype)
     axes = normalize_axes(axis, x.ndim)
     out = apply1(name, [x], axes=axes) if axes else x
-    return _keep(out, axes, keepdims)
+    return keep_axes(out, axes, keepdims)
 
 
 def _sum_dtype(x: TracedTensor) -> Any:
@@ -42,7 +49,7 @@ def _sum_dtype(x: TracedTensor) -> Any:
 
 def sum(a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     x = asarray(a)
-    return _reduce("reduce_sum", x, axis, keepdims, dtype or _sum_dtype(x))
+    return reduce_axes("reduce_sum", x, axis, keepdims, dtype or _sum_dtype(x))
 
 
 sum = fast_reduction("reduce_sum", sum)  # noqa: A001 - float sums, op by op at once
@@ -52,46 +59,17 @@ def prod(
     a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False
 ) -> TracedTensor:
     x = asarray(a)
-    return _reduce("reduce_prod", x, axis, keepdims, dtype or _sum_dtype(x))
-
-
-def max(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
-    x = asarray(a)
-    if dt.is_complex(x.dtype):
-        from ._complex_order import complex_extreme
-
-        return complex_extreme("max", x, normalize_axes(axis, x.ndim), keepdims)
-    if x.dtype == dt.bool_:
-        return astype(max(astype(x, dt.int32), axis, keepdims), dt.bool_)
-    return _reduce("reduce_max", x, axis, keepdims)
-
-
-def min(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
-    x = asarray(a)
-    if dt.is_complex(x.dtype):
-        from ._complex_order import complex_extreme
-
-        return complex_extreme("min", x, normalize_axes(axis, x.ndim), keepdims)
-    if x.dtype == dt.bool_:
-        return astype(min(astype(x, dt.int32), axis, keepdims), dt.bool_)
-    return _reduce("reduce_min", x, axis, keepdims)
-
-
-amax, amin = max, min
+    return reduce_axes("reduce_prod", x, axis, keepdims, dtype or _sum_dtype(x))
 
 
 def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     """Whether every element is nonzero (True for an empty axis): no zero is counted."""
-    from ._ufuncs import equal
-
     zeros = sum(astype(equal(asarray(a), 0), dt.int64), axis, keepdims=keepdims)
     return equal(zeros, 0)
 
 
 def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     """Whether some element is nonzero (False for an empty axis)."""
-    from ._ufuncs import greater, not_equal
-
     nonzeros = sum(astype(not_equal(asarray(a), 0), dt.int64), axis, keepdims=keepdims)
     return greater(nonzeros, 0)
 
@@ -104,8 +82,6 @@ def _count(x: TracedTensor, axes: tuple[int, ...], ddof: int = 0) -> Any:
     count: Any = float(math.prod(static))
     if not symbolic:
         return count - ddof
-    from ._ufuncs import multiply, subtract
-
     value: Any = count
     for a in symbolic:
         value = multiply(value, apply1("shape_of", [x], axis=a))
@@ -115,8 +91,6 @@ def _count(x: TracedTensor, axes: tuple[int, ...], ddof: int = 0) -> Any:
 def mean(
     a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False
 ) -> TracedTensor:
-    from ._ufuncs import true_divide
-
     x = asarray(a)
     result = dt.as_dtype(dtype or dt.float_dtype(x.dtype))
     # float16 accumulates in float32, as numpy's and JAX's means do
@@ -128,8 +102,6 @@ def mean(
 def var(
     a: ArrayLike, axis: Axis = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False
 ) -> TracedTensor:
-    from ._ufuncs import absolute, multiply, subtract, true_divide
-
     x = asarray(a)
     x = astype(x, dtype or dt.float_dtype(x.dtype))
     axes = normalize_axes(axis, x.ndim)
@@ -144,42 +116,13 @@ def var(
 def std(
     a: ArrayLike, axis: Axis = None, dtype: Any = None, ddof: int = 0, keepdims: bool = False
 ) -> TracedTensor:
-    from ._ufuncs import equal, sqrt, where
-
     variance = var(a, axis, dtype, ddof, keepdims)
     # sqrt'(0) is infinite; at zero variance the gradient is 0 (not 0 * inf = NaN).
     zero = equal(variance, 0)
     return where(zero, 0, sqrt(where(zero, 1, variance)))
 
 
-def _arg(name: str, a: ArrayLike, axis: int | None, keepdims: bool) -> TracedTensor:
-    from ._shape import ravel
-
-    x = asarray(a)
-    if dt.is_complex(x.dtype):
-        from ._complex_order import complex_arg
-
-        return complex_arg(name, x, axis, keepdims)
-    if x.dtype == dt.bool_:
-        x = astype(x, dt.int32)
-    if axis is None:
-        out = apply1(name, [ravel(x)], axis=0)
-        return _keep(out, tuple(range(x.ndim)), keepdims)
-    ax = normalize_axis(axis, x.ndim)
-    return _keep(apply1(name, [x], axis=ax), (ax,), keepdims)
-
-
-def argmax(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> TracedTensor:
-    return _arg("argmax", a, axis, keepdims)
-
-
-def argmin(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> TracedTensor:
-    return _arg("argmin", a, axis, keepdims)
-
-
 def cumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> TracedTensor:
-    from ._shape import ravel
-
     x = asarray(a)
     x = astype(x, dtype or _sum_dtype(x) or x.dtype)
     if axis is None:
@@ -192,9 +135,6 @@ def cumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> TracedT
 
     Costs n² elements along the axis; exact (each output is a plain product).
     """
-    from ._shape import expand_dims, moveaxis, ravel
-    from ._ufuncs import greater_equal, where
-
     x = asarray(a)
     x = astype(x, dtype or _sum_dtype(x) or x.dtype)
     if axis is None:
@@ -209,9 +149,6 @@ def cumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> TracedT
 
 
 def _nan_free(a: ArrayLike, fill: Any) -> TracedTensor:
-    from ._math import isnan
-    from ._ufuncs import where
-
     x = asarray(a)
     return where(isnan(x), fill, x) if dt.is_inexact(x.dtype) else x
 
@@ -234,9 +171,6 @@ def nanmean(
     a: ArrayLike, axis: Axis = None, dtype: Any = None, keepdims: bool = False
 ) -> TracedTensor:
     """mean over the non-NaN elements."""
-    from ._math import isnan
-    from ._ufuncs import logical_not, true_divide
-
     x = asarray(a)
     if not dt.is_inexact(x.dtype):
         return mean(x, axis, dtype, keepdims)
@@ -245,17 +179,8 @@ def nanmean(
     return true_divide(total, astype(count, dt.real_dtype(total.dtype)))
 
 
-def ptp(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:
-    """max - min (peak to peak)."""
-    from ._ufuncs import subtract
-
-    return subtract(max(a, axis, keepdims), min(a, axis, keepdims))
-
-
 def count_nonzero(a: ArrayLike, axis: Axis = None, *, keepdims: bool = False) -> TracedTensor:
     """How many elements are not 0 (int64)."""
-    from ._ufuncs import not_equal
-
     return sum(not_equal(asarray(a), 0), axis, dt.int64, keepdims)
 
 
@@ -268,10 +193,6 @@ def average(
     keepdims: bool = False,
 ) -> Any:
     """The weighted mean sum(a * w) / sum(w); 1-D weights with one axis align to that axis."""
-    from ._core import broadcast_to
-    from ._shape import reshape
-    from ._ufuncs import multiply, true_divide
-
     x = asarray(a)
     if weights is None:
         avg = mean(x, axis, keepdims=keepdims)

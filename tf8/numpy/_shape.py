@@ -1,4 +1,6 @@
-"""numpy's shape manipulation (reshape, transpose, stack, ...) on traced values."""
+"""numpy's shape manipulation (reshape, transpose, concatenate, ...) on traced values.
+
+`stack` lives in _core, which lifts lists of traced values with it."""
 
 from __future__ import annotations
 
@@ -147,25 +149,6 @@ def concatenate(
     if len(xs) == 1:
         return xs[0]
     return apply1("concatenate", xs, axis=normalize_axis(axis, xs[0].ndim))
-
-
-def stack(arrays: Sequence[ArrayLike], axis: int = 0, *, dtype: Any = None) -> TracedTensor:
-    """Join arrays along a new axis."""
-    if isinstance(arrays, TracedTensor):
-        arrays = list(arrays)
-    if not arrays:
-        raise ShapeError("need at least one array to stack")
-    xs = promote(*[asarray(a) for a in arrays])
-    if dtype is not None:
-        xs = [astype(x, dtype) for x in xs]
-    shapes = {x.shape for x in xs}
-    if len(shapes) > 1:
-        raise ShapeError(
-            "all input arrays must have the same shape, got "
-            + ", ".join(shape_str(s) for s in shapes)
-        )
-    ax = normalize_axis(axis, xs[0].ndim + 1)
-    return concatenate([expand_dims(x, ax) for x in xs], axis=ax)
 
 
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> TracedTensor:

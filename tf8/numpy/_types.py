@@ -7,7 +7,9 @@ from typing import Any
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
+from ._arithmetic import imag
 from ._core import ArrayLike, asarray, full_of
+from ._logic import logical_not, not_equal
 
 
 def iscomplexobj(x: ArrayLike) -> bool:
@@ -22,8 +24,6 @@ def isrealobj(x: ArrayLike) -> bool:
 
 def iscomplex(x: ArrayLike) -> TracedTensor:
     """Elementwise: imaginary part != 0."""
-    from ._ufuncs import imag, not_equal
-
     a = asarray(x)
     if not dt.is_complex(a.dtype):
         return full_of(False, a.shape, dt.bool_)
@@ -32,8 +32,6 @@ def iscomplex(x: ArrayLike) -> TracedTensor:
 
 def isreal(x: ArrayLike) -> TracedTensor:
     """Elementwise: imaginary part == 0."""
-    from ._ufuncs import logical_not
-
     return logical_not(iscomplex(x))
 
 

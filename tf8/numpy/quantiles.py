@@ -19,12 +19,13 @@ from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
 from ._along import take_along_axis
+from ._arithmetic import clip
 from ._core import ArrayLike, asarray, astype, broadcast_to, inexact, normalize_axes
-from ._math import isnan
+from ._float_ufuncs import ceil, floor, isnan, rint
+from ._logic import where
 from ._reductions import any as any_
 from ._reductions import sum as sum_
 from ._shape import reshape, transpose
-from ._ufuncs import ceil, clip, floor, rint, where
 
 METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
 _DISCRETE = ("lower", "higher", "nearest")  # they pick an element: integers stay integers

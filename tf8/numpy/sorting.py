@@ -21,12 +21,14 @@ from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
 from ._along import take_along_axis
-from ._core import ArrayLike, asarray, broadcast_arrays, constant, normalize_axis
+from ._arithmetic import add
+from ._core import ArrayLike, asarray, broadcast_arrays, constant, normalize_axis, promote
+from ._float_ufuncs import isnan
 from ._indexing import take
+from ._logic import equal, logical_and, logical_not, logical_or, where
 from ._rearrange import flip
 from ._reductions import cumsum, sum
 from ._shape import concatenate, ravel, reshape
-from ._ufuncs import add, equal, logical_and, logical_not, logical_or, where
 
 _INDEX = dt.int64  # numpy's intp
 
@@ -123,8 +125,6 @@ def argpartition(a: ArrayLike, kth: Any, axis: int = -1) -> TracedTensor:
 def _before(a: TracedTensor, v: TracedTensor, side: str) -> TracedTensor:
     """Whether a sorts before v (side='left': a < v) or not after it (side='right': a <= v),
     in numpy's order where NaN is the largest value."""
-    from ._math import isnan
-
     if side == "left":
         return logical_or(a < v, logical_and(isnan(v), logical_not(isnan(a))))
     return logical_or(a <= v, isnan(v))
@@ -154,8 +154,6 @@ def searchsorted(
         return constant(np.zeros(values.shape, np.int64))
     if sorter is not None:
         x = take(x, sorter)
-    from ._core import promote
-
     x, values = promote(x, values)
     n = x.shape[0]
     if method == "compare_all" or not isinstance(n, int):
@@ -224,8 +222,6 @@ def _unique_sized(
     x: TracedTensor, equal_nan: bool, size: int, fill_value: Any
 ) -> list[TracedTensor]:
     """(values, index, inverse, counts) of the first `size` unique values of 1-D `x`."""
-    from ._math import isnan
-
     n = x.shape[0]
     if not isinstance(n, int):
         raise UnsupportedOperationError("unique(size=) needs a static array size")

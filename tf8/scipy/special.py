@@ -16,8 +16,9 @@ import sys
 from typing import Any
 
 import tf8.numpy as tnp
-from tf8 import lax, nn
+from tf8 import lax
 from tf8.ops import dtypes as dt
+from tf8.scipy import _logsumexp
 from tf8.traced import TracedTensor
 
 __all__ = [
@@ -63,7 +64,7 @@ __all__ = [
 
 erf = tnp.erf
 expit = tnp.logistic
-logsumexp = nn.logsumexp
+logsumexp = _logsumexp.logsumexp
 
 _TAIL = 2.5  # from here on the continued fraction (32 terms) is within 2e-14 of erfc
 _TERMS = 32
@@ -151,12 +152,12 @@ def entr(x: Any) -> TracedTensor:
 
 def softmax(x: Any, axis: int | tuple[int, ...] | None = None) -> TracedTensor:
     """scipy's softmax: over all axes unless `axis` is given."""
-    return nn.softmax(x, axis=axis)
+    return _logsumexp.softmax(x, axis=axis)
 
 
 def log_softmax(x: Any, axis: int | tuple[int, ...] | None = None) -> TracedTensor:
     """scipy's log_softmax: over all axes unless `axis` is given."""
-    return nn.log_softmax(x, axis=axis)
+    return _logsumexp.log_softmax(x, axis=axis)
 
 
 # --- on the special-function rows ---------------------------------------------------------------

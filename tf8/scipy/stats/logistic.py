@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import tf8.numpy as tnp
-from tf8 import nn
-from tf8.scipy.special import logit
+from tf8.scipy._logsumexp import log_sigmoid, softplus
+from tf8.scipy.special import expit, logit
 from tf8.traced import TracedTensor
 
 from ._common import standardized
@@ -16,7 +16,7 @@ __all__ = ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf", "sf"]
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
     z = standardized(x, loc, scale)
-    return -z - 2 * nn.softplus(-z) - tnp.log(scale)
+    return -z - 2 * softplus(-z) - tnp.log(scale)
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
@@ -24,19 +24,19 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    return nn.sigmoid(standardized(x, loc, scale))
+    return expit(standardized(x, loc, scale))
 
 
 def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    return nn.log_sigmoid(standardized(x, loc, scale))
+    return log_sigmoid(standardized(x, loc, scale))
 
 
 def sf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    return nn.sigmoid(-standardized(x, loc, scale))
+    return expit(-standardized(x, loc, scale))
 
 
 def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    return nn.log_sigmoid(-standardized(x, loc, scale))
+    return log_sigmoid(-standardized(x, loc, scale))
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:

@@ -1,5 +1,5 @@
-"""numpy.linalg's functions that compose tf8.linalg's ops: matrix_rank, cond, multi_dot,
-tensorsolve, tensorinv (served as tf8.linalg's names; tf8.linalg imports them from here)."""
+"""numpy.linalg's functions that compose tf8.linalg's others and tf8.numpy's: matrix_rank,
+cond, multi_dot, tensorsolve, tensorinv."""
 
 from __future__ import annotations
 
@@ -9,17 +9,19 @@ from typing import Any
 
 import numpy as np
 
-import tf8.linalg as la
 from tf8.errors import ShapeError
+from tf8.numpy._arithmetic import divide, multiply
+from tf8.numpy._contract import matmul
+from tf8.numpy._core import ArrayLike, asarray
+from tf8.numpy._extremes import max, min
+from tf8.numpy._logic import greater, not_equal
+from tf8.numpy._reductions import any as any_
+from tf8.numpy._reductions import count_nonzero
+from tf8.numpy._shape import expand_dims, moveaxis, reshape, squeeze
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
-from ._contract import matmul
-from ._core import ArrayLike, asarray
-from ._reductions import any as any_
-from ._reductions import count_nonzero, max, min
-from ._shape import expand_dims, moveaxis, reshape, squeeze
-from ._ufuncs import divide, greater, multiply, not_equal
+from ._core import inv, norm, solve, svdvals
 
 
 def matrix_rank(
@@ -34,7 +36,7 @@ def matrix_rank(
     a = asarray(A)
     if a.ndim < 2:
         return any_(not_equal(a, 0)).astype(dt.int64)
-    s = la.svdvals(a)
+    s = svdvals(a)
     if tol is None:
         if rtol is None:
             rtol = builtin_max(a.shape[-2:]) * np.finfo(dt.real_dtype(la_dtype(a))).eps
@@ -62,10 +64,10 @@ def cond(x: ArrayLike, p: Any = None) -> TracedTensor:
     values, else norm(x, p) · norm(inv(x), p)), as numpy.linalg.cond."""
     a = asarray(x)
     if p is None or p in (2, -2):
-        s = la.svdvals(a)
+        s = svdvals(a)
         big, small = max(s, axis=-1), min(s, axis=-1)
         return divide(small, big) if p == -2 else divide(big, small)
-    return multiply(la.norm(a, p, axis=(-2, -1)), la.norm(la.inv(a), p, axis=(-2, -1)))
+    return multiply(norm(a, p, axis=(-2, -1)), norm(inv(a), p, axis=(-2, -1)))
 
 
 def multi_dot(arrays: Sequence[ArrayLike], *, out: None = None) -> TracedTensor:
@@ -127,7 +129,7 @@ def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Sequence[int] | None = None) -
             f"tensorsolve: a's leading axes {a.shape[: b.ndim]} and trailing axes {x_shape} "
             "must hold as many elements"
         )
-    solution = la.solve(reshape(a, (rows, cols)), reshape(b, (rows,)))
+    solution = solve(reshape(a, (rows, cols)), reshape(b, (rows,)))
     return reshape(solution, x_shape)
 
 
@@ -139,5 +141,5 @@ def tensorinv(a: ArrayLike, ind: int = 2) -> TracedTensor:
     rows, cols = math.prod(a.shape[:ind]), math.prod(a.shape[ind:])
     if rows != cols:
         raise ShapeError(f"tensorinv: a of shape {a.shape} is not square for ind={ind}")
-    inverse = la.inv(reshape(a, (rows, cols)))
+    inverse = inv(reshape(a, (rows, cols)))
     return reshape(inverse, a.shape[ind:] + a.shape[:ind])

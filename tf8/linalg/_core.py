@@ -1,19 +1,5 @@
-"""tf8.linalg: numpy.linalg's matrix functions on traced values, differentiable.
-
-Batched over leading axes as numpy. Kernels are numpy's LAPACK calls; ops live in
-`tf8.ops.extension.linalg` (family "tf8.linalg.v1"). Integer and bool inputs are computed in
-float64. Data a kernel cannot factor (a singular matrix to `solve`/`inv`, a matrix that is
-not positive definite to `cholesky`) raises `tf8.errors.LinAlgError` when the program runs;
-`det` of a singular matrix is 0, but its derivative needs A⁻¹ and raises too. Repeated
-eigenvalues (`eigh`, `eig`) or singular values (`svd`) make the vector derivatives infinite.
-Where numpy ≥ 2 and JAX return a named tuple, so does tf8 (`slogdet(a).logabsdet`,
-`eigh(a).eigenvectors`, `svd(a).S`, `qr(a).R`); `lstsq` returns one too (numpy's is plain).
-
-Derivatives that need more than numpy's contract says: `eig` is always complex (numpy's is
-real when every eigenvalue is); `pinv` and `lstsq` differentiate where the rank is locally
-constant; the extra columns of `svd(..., full_matrices=True)` (see `SvdFull`) are a basis
-chosen by LAPACK, and only quantities independent of that choice have meaningful derivatives.
-"""
+"""tf8.linalg's functions on the ops of the tf8.linalg.v1 family (one op each, mostly), and
+norm; see the package's docstring."""
 
 from __future__ import annotations
 
@@ -35,30 +21,6 @@ from tf8.ops.extension.linalg.base import square
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor, tensor
-
-__all__ = [
-    "cholesky",
-    "cond",
-    "det",
-    "eig",
-    "eigh",
-    "eigvals",
-    "eigvalsh",
-    "inv",
-    "lstsq",
-    "matrix_power",
-    "matrix_rank",
-    "multi_dot",
-    "norm",
-    "pinv",
-    "qr",
-    "slogdet",
-    "solve",
-    "svd",
-    "svdvals",
-    "tensorinv",
-    "tensorsolve",
-]
 
 
 class SlogdetResult(NamedTuple):
@@ -360,12 +322,3 @@ def _matrix_norm(a: TracedTensor, ord: Any, axes: tuple[int, ...]) -> TracedTens
         other -= 1 if other > summed else 0
         return _reduce("reduce_max" if ord > 0 else "reduce_min", sums, other)
     raise ParameterError(f"norm: invalid order {ord!r} for matrices")
-
-
-from tf8.numpy._linalg_compositions import (  # noqa: E402 - they build on the functions above
-    cond,
-    matrix_rank,
-    multi_dot,
-    tensorinv,
-    tensorsolve,
-)
