@@ -20,7 +20,7 @@ from tf8.ops.extension import ExtensionOp
 from tf8.ops.primitive import Aval
 
 from .arguments import as_traced, check_callable
-from .transforms import shapes_match
+from .tracing import shapes_match
 
 
 class _Marker(ExtensionOp):
