@@ -22,22 +22,13 @@ from tf8.ops.leaves import merge_binding_dicts
 from tf8.ops.primitive import Primitive, plain_primitive
 from tf8.traced import TracedTensor, linear_scope
 
-from .control import JVP_RULES as CONTROL_JVP_RULES
-from .control import TRANSPOSE_RULES as CONTROL_TRANSPOSE_RULES
+from .control import control_jvp_rules, control_transpose_rules
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES, linear_jvp, zero_rule
 from .transpose_rules import TRANSPOSE_RULES
 from .walk import GraphWalk, RuleCache, RuleTable, aval_of, interpret
 
 is_inexact = dt.is_inexact
-
-# Primitives' rules keyed by row name, extension families' by op class.
-JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **CONTROL_JVP_RULES})
-TRANSPOSE = RuleTable(
-    "transpose (it is not linear)",
-    "transpose",
-    {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES, **CONTROL_TRANSPOSE_RULES},
-)
 
 
 def jvp_graph(
@@ -112,6 +103,16 @@ def transpose_graph(
             c = convert(c, leaf.dtype)
         result.append(c)
     return result
+
+
+# Primitives' rules keyed by row name, extension families' by op class; the control ops' rules
+# apply the two transforms above to their bodies.
+JVP = RuleTable("JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **control_jvp_rules(jvp_graph)})
+TRANSPOSE = RuleTable(
+    "transpose (it is not linear)",
+    "transpose",
+    {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES, **control_transpose_rules(transpose_graph)},
+)
 
 
 def register_rules(key: Any, *, jvp: Any = None, transpose: Any = None) -> None:
