@@ -30,7 +30,7 @@ from tf8.lax.builders import (
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
-from tf8.ops.primitive import Primitive
+from tf8.ops.primitive import Aval, Primitive
 from tf8.traced import TracedTensor
 
 TransposeRule = Callable[
@@ -174,8 +174,6 @@ def _slice(op, operands, linear, ct):
 
 
 def _scalar_aval(x: TracedTensor):
-    from tf8.ops.primitive import Aval
-
     return Aval((), x.dtype)
 
 
