@@ -32,9 +32,10 @@ from tf8.api import evaluate
 from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
 from tf8.graph.caches import cache_info, clear_caches
 from tf8.jit import jit, make_program
+from tf8.lax.scopes import recording
 from tf8.runtime import NumpyEngine, Prepared, Runtime
 from tf8.testing import check_grads
-from tf8.traced import TracedTensor, placeholder, recording, tensor
+from tf8.traced import TracedTensor, placeholder, tensor
 
 # tf8.scipy.integrate (autograd's name for odeint) is tf8.experimental.ode: odeint needs tf8.ad,
 # a layer above tf8/scipy, so the API layer binds it.

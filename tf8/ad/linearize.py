@@ -15,12 +15,13 @@ import numpy as np
 
 from tf8.graph import OperationKey, ValueKey
 from tf8.lax.builders import Tangent, add_any, convert
+from tf8.lax.scopes import linear_scope
 from tf8.lax.values import known_value
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import row as definition_of_row
 from tf8.ops.leaves import merge_binding_dicts
 from tf8.ops.primitive import Primitive, plain_primitive
-from tf8.traced import TracedTensor, linear_scope
+from tf8.traced import TracedTensor
 
 from .control import control_jvp_rules, control_transpose_rules
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES

@@ -15,9 +15,10 @@ import numpy as np
 
 from tf8 import tree
 from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
+from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal
-from tf8.traced import TracedTensor, transform_scope, value_scope
+from tf8.traced import TracedTensor
 
 from .arguments import Arguments, as_traced, fresh_leaf
 
