@@ -32,10 +32,11 @@ from tf8.api import evaluate
 from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
 from tf8.graph.caches import cache_info, clear_caches
 from tf8.jit import jit, make_program
+from tf8.lax.scopes import recording
 from tf8.numpy import _dispatch, _methods
 from tf8.runtime import NumpyEngine, Prepared, Runtime
 from tf8.testing import check_grads
-from tf8.traced import TracedTensor, placeholder, recording, tensor
+from tf8.traced import TracedTensor, placeholder, tensor
 
 # TracedTensor's operators and methods (`x + y`, `x.sum()`, `x.at[i]`) and numpy's protocols
 # (`np.sin(x)`) are tf8.numpy's, which tf8.traced cannot import: the API layer attaches them.

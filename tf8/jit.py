@@ -34,14 +34,10 @@ from tf8.jit_arguments import (
     make_placeholder,
     shape_dtype,
 )
+from tf8.lax.scopes import transform_scope
 from tf8.runtime.engines import lazy_engine
 from tf8.static_args import StaticArgs
-from tf8.traced import (
-    TracedTensor,
-    in_transform,
-    tensor,
-    transform_scope,
-)
+from tf8.traced import TracedTensor, in_transform, tensor
 from tf8.tree import PyTreeDef, tree_flatten
 
 __all__ = ["Jitted", "jit", "make_program"]

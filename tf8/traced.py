@@ -6,16 +6,16 @@ on concrete values is computed at once (tf8.lax.core.apply), and its result is a
 leaf whose key is made only if some graph needs it. What cannot be computed yet (it depends on
 a placeholder) is evaluated through an evaluator hook that the API layer installs (so this
 layer never imports the compiler or runtime). This module also holds the transform state, in
-context variables.
+context variables, that tensors and tf8.lax.core read; the scopes that set it are in
+tf8.lax.scopes.
 """
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
 import itertools
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,8 @@ Evaluator = Callable[[Sequence["TracedTensor"]], list[np.ndarray]]
 _evaluator: Evaluator | None = None
 
 # Transform state lives in context variables, never in module globals or tensor slots, so two
-# threads (or two asyncio tasks) tracing at once never see each other's transforms.
+# threads (or two asyncio tasks) tracing at once never see each other's transforms; the
+# scopes of tf8.lax.scopes set them.
 # _transform_depth: how many transforms (jit, grad, ...) enclose the current code.
 # _linear: the keys of tangent/cotangent values while a linear transform emits ops (ops on
 #   them are tagged Linearized), or None outside one.
@@ -97,65 +98,6 @@ def set_evaluator(fn: Evaluator) -> None:
     _evaluator = fn
 
 
-@contextlib.contextmanager
-def transform_scope(
-    differentiated: Mapping[ValueKey, str] | None = None, symbolic: bool = False
-) -> Iterator[None]:
-    """Marks code running inside a transform (jit, grad, ...): values are not cut to leaves.
-    Values depending on the `differentiated` keys (key -> what they are, for messages), or on
-    an enclosing transform's, refuse conversion to Python numbers and numpy arrays. Under a
-    `symbolic` transform (jit's trace) ops are only recorded, never computed."""
-    _refuse_tape("a nested transform")
-    depth = _transform_depth.set(_transform_depth.get() + 1)
-    outer = _differentiated.get()
-    if differentiated and outer is not None:
-        # Nested: the inner arguments join the enclosing map for good, so the inner
-        # transform's later work (its jvp, its transpose) is still recorded, not computed as
-        # constants, where the outer transform differentiates through it.
-        outer.update(differentiated)
-        diff = _differentiated.set(outer)
-    elif differentiated:
-        diff = _differentiated.set(dict(differentiated))
-    else:
-        diff = _differentiated.set(outer)
-    sym = _symbolic.set(True) if symbolic else None
-    try:
-        yield
-    finally:
-        if sym is not None:
-            _symbolic.reset(sym)
-        _differentiated.reset(diff)
-        _transform_depth.reset(depth)
-
-
-@contextlib.contextmanager
-def recording() -> Iterator[None]:
-    """Record ops on concrete values as a graph instead of computing them, as jit does with
-    its trace: for building programs by hand (GraphCompiler().compile, .pretty())."""
-    _refuse_tape("tf8.recording()")
-    token = _symbolic.set(True)
-    try:
-        yield
-    finally:
-        _symbolic.reset(token)
-
-
-@contextlib.contextmanager
-def value_scope() -> Iterator[dict]:
-    """While open, values computed for recorded ops are kept by key (shared with an enclosing
-    transform's), so a transform walking the graph reads them instead of evaluating again."""
-    table = _values.get()
-    if table is not None:
-        yield table
-        return
-    table = {}
-    token = _values.set(table)
-    try:
-        yield table
-    finally:
-        _values.reset(token)
-
-
 def in_transform() -> bool:
     return _transform_depth.get() > 0
 
@@ -172,18 +114,6 @@ def differentiated_argument(t: TracedTensor) -> str | None:
     if not diff or t._key is None:
         return None
     return diff.get(t._key)
-
-
-@contextlib.contextmanager
-def linear_scope(linear_keys: Iterable[ValueKey]) -> Iterator[set]:
-    """While open, ops on the `linear_keys` values (and on their results) are tagged
-    Linearized; yields the growing key set, so the transform can add keys as it goes."""
-    keys = set(linear_keys)
-    token = _linear.set(keys)
-    try:
-        yield keys
-    finally:
-        _linear.reset(token)
 
 
 def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:

@@ -11,8 +11,8 @@ from scaling_timer import assert_linear, wall
 
 import tf8
 import tf8.numpy as tnp
+from tf8.ad import graph_path, transforms
 from tf8.ad import tape as tape_module
-from tf8.ad import transforms
 from tf8.errors import ConcretizationError, DifferentiationError
 
 MATRIX = np.array([[0.3, -0.2, 0.5], [0.1, 0.4, -0.3], [-0.6, 0.2, 0.1]])
@@ -73,6 +73,17 @@ def graph_only(monkeypatch):
     monkeypatch.setattr(tape_module, "ENABLED", False)
 
 
+def _forbid_the_graph_path(monkeypatch):
+    """Make every graph-path trace fail (transforms' own fallbacks, and graph_vjp wherever it
+    is called from: vjp, a tape's pullback, the tape's rule for an op without one)."""
+
+    def no_graph(*args, **kwargs):
+        raise AssertionError("the graph path ran")
+
+    monkeypatch.setattr(transforms, "trace_on_fresh_leaves", no_graph)
+    monkeypatch.setattr(graph_path, "trace_on_fresh_leaves", no_graph)
+
+
 def _graph(fn, *args):
     saved = tape_module.ENABLED
     tape_module.ENABLED = False
@@ -105,11 +116,7 @@ def test_tape_vjp_matches_numerical_differences(steps, seed):
 
 
 def test_the_tape_runs_without_the_graph_path(monkeypatch):
-    def no_graph(*args, **kwargs):
-        raise AssertionError("the graph path ran")
-
-    monkeypatch.setattr(transforms, "_trace", no_graph)
-    monkeypatch.setattr(transforms, "graph_vjp", no_graph)
+    _forbid_the_graph_path(monkeypatch)
     x = np.linspace(0.1, 1.0, 5)
     np.testing.assert_allclose(
         tf8.grad(lambda a: tnp.sum(tnp.sin(a) * a))(x), np.cos(x) * x + np.sin(x), rtol=1e-12
@@ -273,10 +280,7 @@ def test_forward_tangents_match_the_graph_path(steps, seed, f32):
 
 
 def test_forward_mode_runs_without_the_graph_path(monkeypatch):
-    def no_graph(*args, **kwargs):
-        raise AssertionError("the graph path ran")
-
-    monkeypatch.setattr(transforms, "_trace", no_graph)
+    _forbid_the_graph_path(monkeypatch)
     x, t = np.linspace(0.1, 1.0, 5), np.linspace(1.0, 2.0, 5)
     value, tangent = tf8.jvp(lambda a: (tnp.sin(a) * a, tnp.sum(a)), (x,), (t,))
     np.testing.assert_allclose(value[0], np.sin(x) * x, rtol=1e-12)
@@ -358,11 +362,7 @@ NESTED = {
 def test_nested_transforms_run_on_nested_tapes(name, monkeypatch):
     expected = _graph(NESTED[name], NESTED_X)
 
-    def no_graph(*args, **kwargs):
-        raise AssertionError("the graph path ran")
-
-    monkeypatch.setattr(transforms, "_trace", no_graph)
-    monkeypatch.setattr(transforms, "graph_vjp", no_graph)
+    _forbid_the_graph_path(monkeypatch)
     np.testing.assert_allclose(NESTED[name](NESTED_X), expected, rtol=1e-12)
 
 

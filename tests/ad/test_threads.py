@@ -84,7 +84,8 @@ def test_a_thread_inside_grad_and_one_building_plain_programs_never_mix():
 
 
 def test_transform_state_is_scoped_to_the_thread():
-    from tf8.traced import in_transform, transform_scope
+    from tf8.lax.scopes import transform_scope
+    from tf8.traced import in_transform
 
     seen = []
     inside = threading.Event()

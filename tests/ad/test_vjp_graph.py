@@ -21,7 +21,7 @@ from tf8.ad.linearize import (
     vjp_graph,
 )
 from tf8.jit_arguments import make_placeholder
-from tf8.traced import transform_scope
+from tf8.lax.scopes import transform_scope
 
 F64 = np.dtype("float64")
 

@@ -25,6 +25,7 @@ from tf8.graph import (
     OperationRole,
     ValueKey,
     compile_program,
+    fingerprint,
     materialize_merge,
     resolve,
 )
@@ -170,7 +171,7 @@ def test_roles() -> None:
 
 def test_fingerprint_collision_never_merges_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """With every fingerprint equal, interning still compares structure, so nothing merges."""
-    monkeypatch.setattr(keys_module, "digest128", lambda data: 0)
+    monkeypatch.setattr(fingerprint, "digest128", lambda data: 0)
     x, y = fresh_inputs("x", "y")
     assert x.fingerprint == y.fingerprint == 0 and x is not y
     products = [
@@ -290,7 +291,7 @@ def test_fingerprints_of_a_deep_chain_are_made_on_demand_without_recursion() -> 
     assert 0 <= top < 2**128 and chain[0]._fingerprint is not None
     # each level's fingerprint differs from the ones below it; an output's is its operation's
     assert len({op.fingerprint for op in chain[:100]}) == 100
-    assert top == chain[-1].fingerprint ^ keys_module._slot_mix(0)
+    assert top == chain[-1].fingerprint ^ fingerprint._slot_mix(0)
 
 
 def test_keys_hash_by_identity() -> None:

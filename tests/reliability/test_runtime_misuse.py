@@ -1,5 +1,5 @@
 """Misuse of the compiler and runtime, and a forced fingerprint collision: with every 128-bit
-digest equal (tf8.graph.keys.digest128 patched), programs are still never confused."""
+digest equal (tf8.graph.fingerprint.digest128 patched), programs are still never confused."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from misuse_table import expect, params
 import tf8
 import tf8.numpy as tnp
 from tf8 import GraphCompiler, Runtime, errors
-from tf8.graph import keys
+from tf8.graph import fingerprint
 from tf8.ops.shapes import sym
 
 
@@ -80,7 +80,7 @@ def test_runtime_misuse(misuse, error, message):
 
 
 def test_a_forced_fingerprint_collision_never_confuses_programs(monkeypatch):
-    monkeypatch.setattr(keys, "digest128", lambda data: 0)
+    monkeypatch.setattr(fingerprint, "digest128", lambda data: 0)
     x = np.linspace(0.0, 1.0, 4)
     with tf8.recording():
         v = tf8.placeholder((4,), "float64", name="v")

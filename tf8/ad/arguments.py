@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from tf8 import traced
-from tf8.errors import TracingError
+from tf8.errors import DifferentiationError, TracingError
 from tf8.graph import PRIMARY, ValueKey, materialize_merge
 from tf8.lax.builders import zeros
+from tf8.numpy import asarray
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import LeafKey
 from tf8.traced import TracedTensor, _transform_depth, evaluate_all, in_transform
@@ -80,8 +81,6 @@ def as_traced(value: Any) -> TracedTensor:
     if isinstance(value, TracedTensor):
         return value
     if isinstance(value, (list, tuple)):
-        from tf8.numpy import asarray
-
         return asarray(value)
     return traced.tensor(value)
 
@@ -152,8 +151,6 @@ def check_differentiable(
 
 
 def _error(message: str) -> Exception:
-    from tf8.errors import DifferentiationError
-
     return DifferentiationError(message)
 
 

@@ -2,25 +2,30 @@
 
 A custom-rule function is traced as usual on stop-gradient'ed inputs (so its own ops carry no
 tangents), and its outputs pass through a marker op whose JVP rule is the user's rule. For
-custom_vjp the marker's tangent is an opaque linear op whose transpose calls `bwd`.
+custom_vjp the marker's tangent is an opaque linear op whose transpose calls `bwd`. Under
+vmap a marker batches with the user's rule functions themselves vmapped (they are
+per-example).
 """
 
 from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tf8 import tree
-from tf8.errors import DifferentiationError, TreeStructureError
-from tf8.lax.builders import materialize
+from tf8.errors import DifferentiationError, NoBatchingRule, TreeStructureError
+from tf8.lax.builders import materialize, reduce_sum
 from tf8.lax.core import apply
 from tf8.lax.stop import StopGradient, stop_gradient  # noqa: F401 - tf8.ad's names too
 from tf8.ops.extension import ExtensionOp
 from tf8.ops.primitive import Aval
 
 from .arguments import as_traced, check_callable
-from .transforms import shapes_match
+from .batching.core import at_front, batch_size, moveaxis
+from .batching.vmap import vmap
+from .tracing import shapes_match
 
 
 class _Marker(ExtensionOp):
@@ -43,6 +48,18 @@ class _Marker(ExtensionOp):
         _refuse_closures(kind, holder, tangents, n)
         xs = list(primals[n:])
         return holder, xs, [materialize(t, x.aval) for t, x in zip(tangents[n:], xs)]
+
+    def batch(self, op: ExtensionOp, args, dims):
+        """The marker over the batched outputs and arguments (batch axis in front), its rules
+        vmapped over the examples."""
+        site, treedef = op.payload
+        n = op.output_count
+        size = batch_size(args, dims)
+        outs = [at_front(x, d, size) for x, d in zip(args[:n], dims[:n])]
+        xs = [x if d is None else moveaxis(x, d, 0) for x, d in zip(args[n:], dims[n:])]
+        x_dims = tuple(None if d is None else 0 for d in dims[n:])
+        marker = type(op)((_BatchedRules(site, x_dims, size), treedef), op.input_count, n)
+        return apply(marker, [*outs, *xs]), [0] * n
 
 
 class _CallSite:
@@ -120,6 +137,37 @@ class _CallSite:
                 )
             leaves.extend(parts)
         return leaves
+
+
+@dataclass(frozen=True)
+class _BatchedRules:
+    """A custom_jvp/custom_vjp call whose rules (on flat argument leaves) run vmapped over
+    `size` examples; `dims` says which leaves are batched (along axis 0)."""
+
+    site: Any
+    dims: tuple[int | None, ...]
+    size: Any
+
+    @property
+    def __name__(self) -> str:  # messages name the user's function
+        return self.site.__name__
+
+    def _vmap(self, fun, in_axes, out_axes: Any = 0):
+        return vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=self.size)
+
+    def jvp(self, xs: Any, ts: Any) -> Any:
+        return self._vmap(self.site.jvp, (self.dims, self.dims))(tuple(xs), tuple(ts))
+
+    def fwd(self, *xs: Any) -> Any:
+        return self._vmap(self.site.fwd, self.dims)(*xs)
+
+    def bwd(self, residuals: Any, ct: Any) -> list[Any]:
+        cts = self._vmap(self.site.bwd, (0, 0))(residuals, ct)
+        # An unbatched leaf's cotangent sums over the examples; None stays a zero.
+        return [
+            c if c is None or d is not None else reduce_sum(as_traced(c), (0,))
+            for c, d in zip(cts, self.dims)
+        ]
 
 
 def _none(leaf: Any) -> bool:
@@ -272,6 +320,12 @@ class _VjpLinear(ExtensionOp):
                 )
             out.append(leaf)
         return out
+
+    def batch(self, op: ExtensionOp, args, dims):
+        raise NoBatchingRule(
+            "vmap of the forward-mode (linearised) map of a custom_vjp function is not "
+            "supported; vmap the function, or its vjp, instead"
+        )
 
 
 class _VjpMarker(_Marker):

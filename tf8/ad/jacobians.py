@@ -26,12 +26,12 @@ from .arguments import as_traced, check_callable, check_differentiable, fresh_le
 from .batching import batch_graph
 from .batching.core import at_front, moveaxis
 from .linearize import jvp_graph, transpose_graph
-from .transforms import (
-    _flat_outputs,
-    _tangent_leaves,
-    _trace,
-    _unflatten_per_arg,
+from .tracing import (
+    flat_outputs,
     split_aux,
+    tangent_leaves,
+    trace_on_fresh_leaves,
+    unflatten_per_arg,
 )
 
 
@@ -88,13 +88,13 @@ def _jacobian(
     check_callable(fun, what)
 
     def jac(*args: Any) -> Any:
-        arguments, out, defs = _trace(fun, args, {}, nums, what)
+        arguments, out, defs = trace_on_fresh_leaves(fun, args, {}, nums, what)
         out, aux_leaves, aux_def = split_aux(out, has_aux, what)
         check_differentiable(arguments.leaves, what, holomorphic)
-        outs, out_def = _flat_outputs(out)
+        outs, out_def = flat_outputs(out)
         _check_complex(what, mode, holomorphic, arguments.leaves, outs)
         xs = arguments.leaves
-        tangents = _tangent_leaves(arguments)
+        tangents = tangent_leaves(arguments)
         t_outs = jvp_graph(outs, xs, tangents, arguments.values)
         step = _forward if mode == "fwd" else _reverse
         blocks = step(outs, xs, tangents, t_outs, arguments.values)
@@ -102,7 +102,7 @@ def _jacobian(
         per_out = []
         for i in range(len(outs)):
             row = finished[i * len(xs) : (i + 1) * len(xs)]
-            per_arg = _unflatten_per_arg(defs, row)
+            per_arg = unflatten_per_arg(defs, row)
             per_out.append(per_arg[0] if single else tuple(per_arg))
         result = tree.tree_unflatten(out_def, per_out)
         if has_aux:

@@ -15,32 +15,21 @@ import numpy as np
 
 from tf8.graph import OperationKey, ValueKey
 from tf8.lax.builders import Tangent, add_any, convert
+from tf8.lax.scopes import linear_scope
 from tf8.lax.values import known_value
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import merge_binding_dicts
 from tf8.ops.primitive import Primitive, plain_primitive
 from tf8.ops.primitives import primitive_definition
-from tf8.traced import TracedTensor, linear_scope
+from tf8.traced import TracedTensor
 
-from .control import JVP_RULES as CONTROL_JVP_RULES
-from .control import TRANSPOSE_RULES as CONTROL_TRANSPOSE_RULES
+from .control import control_jvp_rules, control_transpose_rules
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES, home_jvp, linear_jvp, zero_rule
 from .transpose_rules import TRANSPOSE_RULES, home_transpose
 from .walk import GraphWalk, RuleCache, RuleTable, aval_of, interpret
 
 is_inexact = dt.is_inexact
-
-# Primitives' rules keyed by row name, extension families' by op class.
-JVP = RuleTable(
-    "JVP", "jvp", {**JVP_RULES, **FAMILY_JVP_RULES, **CONTROL_JVP_RULES}, derive=home_jvp
-)
-TRANSPOSE = RuleTable(
-    "transpose (it is not linear)",
-    "transpose",
-    {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES, **CONTROL_TRANSPOSE_RULES},
-    derive=home_transpose,
-)
 
 
 def jvp_graph(
@@ -115,6 +104,22 @@ def transpose_graph(
             c = convert(c, leaf.dtype)
         result.append(c)
     return result
+
+
+# Primitives' rules keyed by row name, extension families' by op class; the control ops' rules
+# apply the two transforms above to their bodies.
+JVP = RuleTable(
+    "JVP",
+    "jvp",
+    {**JVP_RULES, **FAMILY_JVP_RULES, **control_jvp_rules(jvp_graph)},
+    derive=home_jvp,
+)
+TRANSPOSE = RuleTable(
+    "transpose (it is not linear)",
+    "transpose",
+    {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES, **control_transpose_rules(transpose_graph)},
+    derive=home_transpose,
+)
 
 
 def register_rules(key: Any, *, jvp: Any = None, transpose: Any = None) -> None:

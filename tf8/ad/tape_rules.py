@@ -28,6 +28,7 @@ from tf8.ops.definition import definition
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
+from .graph_path import graph_vjp
 from .jvp_rules import ELEMENTWISE_PARTIALS, home_jvp
 from .transpose_rules import TRANSPOSE_RULES, home_transpose
 
@@ -271,8 +272,6 @@ def _as_is(t: Any) -> Any:
 
 def _generic(op, inputs, outputs, cts, needs) -> list[Any]:
     """tf8.vjp of the op alone (the graph path), at the recorded input values."""
-    from .transforms import graph_vjp
-
     FALLBACKS[definition(op).name] += 1
     wanted = [i for i, need in enumerate(needs) if need]
 

@@ -29,7 +29,7 @@ from tf8.lax.builders import (
 from tf8.lax.core import apply1
 from tf8.ops.definition import OpDefinition
 from tf8.ops.gather import gather_transpose_params, scatter_add_transpose_params
-from tf8.ops.primitive import Primitive
+from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.primitives import PRIMITIVES
 from tf8.traced import TracedTensor
 
@@ -101,8 +101,6 @@ def _slice(op, operands, linear, ct):
 
 
 def _scalar_aval(x: TracedTensor):
-    from tf8.ops.primitive import Aval
-
     return Aval((), x.dtype)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.graph import keys
+from tf8.graph import fingerprint
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import ShapeGuard, dim_key
 
@@ -67,7 +67,7 @@ class SemanticFingerprint:
 
     It keeps the structural text it hashes: two fingerprints made by `of` are equal only when
     their texts are, so even a 128-bit collision (tests force one by patching
-    `tf8.graph.keys.digest128`) never makes the prepare cache confuse two programs.
+    `tf8.graph.fingerprint.digest128`) never makes the prepare cache confuse two programs.
     """
 
     __slots__ = ("_digest", "_text")
@@ -101,7 +101,7 @@ class SemanticFingerprint:
         for guard in program.guards:
             parts.append(f"guard {dim_key(guard.lhs)}={dim_key(guard.rhs)}")
         text = "\n".join(parts).encode("unicode_escape") + b"\0" + array("q", flat).tobytes()
-        return cls(keys.digest128(text).to_bytes(16, "little"), text)
+        return cls(fingerprint.digest128(text).to_bytes(16, "little"), text)
 
     def __bytes__(self) -> bytes:
         return self._digest

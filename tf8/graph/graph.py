@@ -12,7 +12,8 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from tf8.errors import GraphError
-from tf8.graph.keys import OperationKey, ValueKey, operation_name
+from tf8.graph.keys import OperationKey, ValueKey
+from tf8.graph.operation import operation_name
 from tf8.graph.role import PRIMARY, OperationRole
 
 __all__ = ["Graph", "GraphBuilder"]

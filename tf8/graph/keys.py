@@ -3,8 +3,7 @@
 A `ValueKey` says *how* a value is obtained: an input, or output slot k of an
 `OperationKey` (an operation applied to input keys, with a role). Keys are interned in weak
 tables, so structurally equal keys are the same object: equality and hashing are identity's
-(O(1), never recursive). Each key has a 128-bit fingerprint (blake2b over the op's and role's
-hashes and the inputs' fingerprints; an output's is its operation's mixed with the slot): an
+(O(1), never recursive). Each key has a 128-bit fingerprint (tf8.graph.fingerprint): an
 input's is made with the key, an operation's on first use (tracing makes many keys and
 fingerprints few), so making an operation key costs no digest.
 The intern tables compare structure (op ==, role ==, inputs by identity), so a fingerprint
@@ -18,15 +17,18 @@ lock, so two threads building the same graph at once still share one key per val
 
 from __future__ import annotations
 
-import reprlib
-import struct
 import threading
 import weakref
 from collections.abc import Hashable, Iterable
-from hashlib import blake2b
 from typing import Any
 
 from tf8.errors import ArityError, GraphError
+from tf8.graph.fingerprint import (
+    digest128,
+    fingerprint_operations,
+    input_fingerprint,
+    output_fingerprint,
+)
 from tf8.graph.intern import (
     _forget_input,
     _forget_operation,
@@ -34,40 +36,19 @@ from tf8.graph.intern import (
     _intern,
     _operation_table,
 )
+from tf8.graph.operation import (
+    check_counts,
+    not_a_role,
+    not_an_operation,
+    operation_name,
+    short_repr,
+)
 from tf8.graph.role import PRIMARY, OperationRole
 
+# digest128 (tf8.graph.fingerprint) and operation_name (tf8.graph.operation) are keys' names too
 __all__ = ["OperationKey", "ValueKey", "digest128", "existing_input_key", "operation_name"]
 
-_MASK128 = (1 << 128) - 1
 _output_lock = threading.Lock()
-# Odd 128-bit constant (golden ratio): spreads output slots over the fingerprint space.
-_SLOT_MIX = 0x9E3779B97F4A7C15F39CC0605CEDC835
-_pack_header = struct.Struct("<cqq").pack
-
-_short_repr = reprlib.Repr()
-_short_repr.maxstring = 40
-_short_repr.maxother = 40
-
-
-def digest128(data: bytes) -> int:
-    """128-bit blake2b fingerprint of `data`; the one hash function keys use (tests patch it)."""
-    return int.from_bytes(blake2b(data, digest_size=16).digest(), "little")
-
-
-def _slot_mix(slot: int) -> int:
-    """What an operation's fingerprint is xor-ed with to give its output `slot`'s."""
-    return ((slot + 1) * _SLOT_MIX) & _MASK128
-
-
-def _output_fingerprint(operation_fingerprint: int, slot: int) -> int:
-    """Fingerprint of output `slot` of an operation: derived, so it is never stored."""
-    return operation_fingerprint ^ _slot_mix(slot)
-
-
-def operation_name(op: object) -> str:
-    """Short name of an operation for messages and reprs: its `name` if a str, else its type."""
-    name = getattr(op, "name", None)
-    return name if isinstance(name, str) else type(op).__name__
 
 
 class ValueKey:
@@ -98,7 +79,7 @@ class ValueKey:
         try:
             ref = _input_table.get(structure)
         except TypeError:
-            raise GraphError(f"input key {_short_repr.repr(input_key)} is not hashable") from None
+            raise GraphError(f"input key {short_repr.repr(input_key)} is not hashable") from None
         if ref is not None:
             key = ref()
             if key is not None:
@@ -107,8 +88,7 @@ class ValueKey:
         key._input_key = input_key
         key._operation = None
         key._output_slot = 0
-        fingerprint = digest128(_pack_header(b"i", hash(type(input_key)), hash(input_key)))
-        key._fingerprint = fingerprint
+        key._fingerprint = input_fingerprint(input_key)
         return _intern(_input_table, structure, key, _forget_input)
 
     @property
@@ -139,7 +119,7 @@ class ValueKey:
             return fingerprint
         operation = self._operation
         assert operation is not None  # only outputs leave the fingerprint to their operation
-        return _output_fingerprint(operation.fingerprint, self._output_slot)
+        return output_fingerprint(operation.fingerprint, self._output_slot)
 
     # Equality and hashing are object identity's (inherited, in C: the cheapest there is):
     # interning makes identity structural equality.
@@ -156,7 +136,7 @@ class ValueKey:
     def __repr__(self) -> str:
         operation = self._operation
         if operation is None:
-            return f"ValueKey(input {_short_repr.repr(self._input_key)})"
+            return f"ValueKey(input {short_repr.repr(self._input_key)})"
         return (
             f"ValueKey({operation_name(operation._structure[0])}"
             f"#{operation.fingerprint & 0xFFFFFFFF:08x}:{self._output_slot})"
@@ -242,7 +222,7 @@ class OperationKey:
     def fingerprint(self) -> int:
         """128-bit structural fingerprint (stable within a process), made on first use."""
         fingerprint = self._fingerprint
-        return _fingerprint_operations(self) if fingerprint is None else fingerprint
+        return fingerprint_operations(self) if fingerprint is None else fingerprint
 
     @property
     def output_count(self) -> int:
@@ -355,25 +335,21 @@ def _make_operation(structure: tuple[Any, ...]) -> OperationKey:
         input_count = op.input_count
         output_count = op.output_count
     except AttributeError:
-        raise GraphError(
-            f"{_short_repr.repr(op)} is not an operation: it needs input_count and output_count"
-        ) from None
+        raise not_an_operation(op) from None
     if (
         type(input_count) is not int
         or type(output_count) is not int
         or input_count < 0
         or output_count < 0
     ):
-        _check_counts(op, input_count, output_count)
+        check_counts(op, input_count, output_count)
     if input_total != input_count:
         raise ArityError(f"{operation_name(op)} takes {input_count} inputs, got {input_total}")
     for value in structure[2:]:
         if type(value) is not ValueKey:
             raise _not_a_key(op, structure)
     if not isinstance(role, OperationRole):
-        raise GraphError(
-            f"role of {operation_name(op)} must be an OperationRole, got {_short_repr.repr(role)}"
-        )
+        raise not_a_role(op, role)
     key = object.__new__(OperationKey)
     key._structure = structure
     key._fingerprint = None
@@ -384,48 +360,13 @@ def _make_operation(structure: tuple[Any, ...]) -> OperationKey:
     return key
 
 
-def _fingerprint_operations(key: OperationKey) -> int:
-    """Fingerprint `key` and every operation below it not fingerprinted yet (iteratively:
-    a chain of thousands of operations is no recursion)."""
-    stack = [key]
-    while stack:
-        current = stack[-1]
-        if current._fingerprint is not None:
-            stack.pop()
-            continue
-        structure = current._structure
-        waiting = [
-            value._operation
-            for value in structure[2:]
-            if value._operation is not None and value._operation._fingerprint is None
-        ]
-        if waiting:
-            stack.extend(waiting)
-            continue
-        stack.pop()
-        parts = [_pack_header(b"o", hash(structure[0]), hash(structure[1]))]
-        for value in structure[2:]:
-            parts.append(value.fingerprint.to_bytes(16, "little"))
-        current._fingerprint = digest128(b"".join(parts))
-    return key._fingerprint  # type: ignore[return-value]
-
-
 def _not_a_key(op: Any, structure: tuple[Any, ...]) -> GraphError:
     """The error for the first input of `structure` that is not a ValueKey."""
     position, value = next((i, v) for i, v in enumerate(structure[2:]) if type(v) is not ValueKey)
     return GraphError(
         f"input {position} of {operation_name(op)} is a {type(value).__name__} "
-        f"({_short_repr.repr(value)}), not a ValueKey"
+        f"({short_repr.repr(value)}), not a ValueKey"
     )
-
-
-def _check_counts(op: Any, input_count: object, output_count: object) -> None:
-    """Slow path: accept int subclasses, reject anything that is not a non-negative int."""
-    for what, count in (("input_count", input_count), ("output_count", output_count)):
-        if not isinstance(count, int) or count < 0:
-            raise GraphError(
-                f"{operation_name(op)}.{what} must be a non-negative int, got {count!r}"
-            )
 
 
 def existing_input_key(input_key: Hashable) -> ValueKey | None:

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from tf8.errors import GraphError
-from tf8.graph.keys import ValueKey, existing_input_key, operation_name
+from tf8.graph.keys import ValueKey, existing_input_key
 from tf8.graph.materialize import MaterializedGraph
+from tf8.graph.operation import operation_name
 from tf8.graph.role import PRIMARY, OperationRole
 
 __all__ = ["CompiledProgram", "Instruction", "compile_program", "eval_program"]

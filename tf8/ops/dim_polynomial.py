@@ -8,10 +8,7 @@ quotient and text; `tf8.ops.dim_expr` wraps a polynomial as a dimension.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeAlias
-
-if TYPE_CHECKING:
-    from tf8.ops.dim_expr import Dim
+from typing import Any, Protocol, TypeAlias
 
 
 class _Atom:
@@ -60,6 +57,13 @@ Poly: TypeAlias = dict[Monomial, int]
 _INFIX = {"floordiv": "//", "mod": "%"}
 
 
+class _Symbolic(Protocol):
+    """A symbolic dimension as this module reads it: `tf8.ops.dim_expr.DimExpr`, which is
+    built on this module (so it is not imported here)."""
+
+    _poly: Poly
+
+
 def _single_atom(poly: Poly) -> _Atom | None:
     """The atom `poly` consists of, if it is exactly one atom (coefficient 1, exponent 1)."""
     if len(poly) != 1:
@@ -68,7 +72,7 @@ def _single_atom(poly: Poly) -> _Atom | None:
     return mono[0][0] if coeff == 1 and len(mono) == 1 and mono[0][1] == 1 else None
 
 
-def _operand_str(d: Dim) -> str:
+def _operand_str(d: int | _Symbolic) -> str:
     """An operand of `//` or `%`, parenthesised unless it is a count or a single plain atom."""
     if type(d) is int:
         return str(d) if d >= 0 else f"({d})"

@@ -1,30 +1,25 @@
 """Batching rules of the extension families (einsum, fft, linalg, sort, threefry) and of
-tf8.ad.custom's ops.
+stop_gradient.
 
 einsum gives the batch axis a letter of its own; fft shifts its axis; linalg ops already map
 over leading axes, and sort's operands share one shape, so the batch axis moves to the front.
-custom_jvp / custom_vjp calls batch their marker with the user's rule functions themselves
-vmapped (they are per-example).
+(custom_jvp / custom_vjp's ops carry their batching rules as methods: tf8.ad.custom.)
 """
 
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
-from typing import Any
 
-from tf8.errors import NoBatchingRule
-from tf8.lax.builders import reduce_sum, reshape
+from tf8.lax.builders import reshape
 from tf8.lax.core import apply
 from tf8.lax.einsum import contract
+from tf8.lax.stop import StopGradient
 from tf8.ops.extension.einsum import Einsum
 from tf8.ops.extension.fft import FFT
 from tf8.ops.extension.linalg import LinalgOp
 from tf8.ops.extension.sort import Sort
 from tf8.ops.extension.threefry import Threefry2x32
 
-from ..arguments import as_traced
-from ..custom import StopGradient, _JvpMarker, _VjpLinear, _VjpMarker
 from ..families import FAMILY_JVP_RULES
 from .core import BatchRule, at_front, batch_size, batched_axis, moveaxis
 
@@ -71,60 +66,6 @@ def _stop_gradient(op, args, dims):
     return [apply(op, args)[0]], list(dims)
 
 
-# --- custom_jvp / custom_vjp -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _BatchedRules:
-    """A custom_jvp/custom_vjp call whose rules (on flat argument leaves) run vmapped over
-    `size` examples; `dims` says which leaves are batched (along axis 0)."""
-
-    site: Any
-    dims: tuple[int | None, ...]
-    size: Any
-
-    @property
-    def __name__(self) -> str:  # messages name the user's function
-        return self.site.__name__
-
-    def _vmap(self, fun, in_axes, out_axes: Any = 0):
-        from .vmap import vmap  # the transform is built on these rules
-
-        return vmap(fun, in_axes=in_axes, out_axes=out_axes, axis_size=self.size)
-
-    def jvp(self, xs: Any, ts: Any) -> Any:
-        return self._vmap(self.site.jvp, (self.dims, self.dims))(tuple(xs), tuple(ts))
-
-    def fwd(self, *xs: Any) -> Any:
-        return self._vmap(self.site.fwd, self.dims)(*xs)
-
-    def bwd(self, residuals: Any, ct: Any) -> list[Any]:
-        cts = self._vmap(self.site.bwd, (0, 0))(residuals, ct)
-        # An unbatched leaf's cotangent sums over the examples; None stays a zero.
-        return [
-            c if c is None or d is not None else reduce_sum(as_traced(c), (0,))
-            for c, d in zip(cts, self.dims)
-        ]
-
-
-def _custom_marker(op, args, dims):
-    site, treedef = op.payload
-    n = op.output_count
-    size = batch_size(args, dims)
-    outs = [at_front(x, d, size) for x, d in zip(args[:n], dims[:n])]
-    xs = [x if d is None else moveaxis(x, d, 0) for x, d in zip(args[n:], dims[n:])]
-    x_dims = tuple(None if d is None else 0 for d in dims[n:])
-    marker = type(op)((_BatchedRules(site, x_dims, size), treedef), op.input_count, n)
-    return apply(marker, [*outs, *xs]), [0] * n
-
-
-def _vjp_linear(op, args, dims):
-    raise NoBatchingRule(
-        "vmap of the forward-mode (linearised) map of a custom_vjp function is not supported; "
-        "vmap the function, or its vjp, instead"
-    )
-
-
 RULES: dict[type, BatchRule] = {
     Einsum: _einsum,
     FFT: _fft,
@@ -132,7 +73,4 @@ RULES: dict[type, BatchRule] = {
     Threefry2x32: _threefry,
     **{cls: _linalg for cls in FAMILY_JVP_RULES if issubclass(cls, LinalgOp)},
     StopGradient: _stop_gradient,
-    _JvpMarker: _custom_marker,
-    _VjpMarker: _custom_marker,
-    _VjpLinear: _vjp_linear,
 }

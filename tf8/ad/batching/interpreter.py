@@ -17,7 +17,7 @@ from tf8.lax.core import apply
 from tf8.ops.definition import definition
 from tf8.traced import TracedTensor
 
-from ..control.batching import BATCHING_RULES as CONTROL_RULES
+from ..control.batching import control_batching_rules
 from ..walk import GraphWalk, RuleTable, interpret
 from .core import BatchRule
 from .families import RULES as FAMILY_RULES
@@ -42,26 +42,6 @@ def _no_rule(op: Any) -> Exception:
         f"batching rule; give {cls} a method `batch(self, op, args, dims) -> (outputs, "
         f"out_dims)`, or call tf8.ad.batching.register_batching_rule({cls}, rule)"
     )
-
-
-# Primitives' rules keyed by row name, extension families' by op class.
-BATCHING = RuleTable(
-    "batching",
-    "batch",
-    {**PRIMITIVE_RULES, **INDEXING_RULES, **FAMILY_RULES, **CONTROL_RULES},
-    missing=_no_rule,
-    derive=home_batch,
-)
-
-
-def register_batching_rule(key: Hashable, rule: BatchRule) -> None:
-    """Give the op kind `key` (a row name or an extension op class) its batching rule
-    `rule(op, args, dims) -> (outputs, out_dims)` (see tf8.ad.batching.core)."""
-    BATCHING.register(key, rule)
-
-
-def unregister_batching_rule(key: Hashable) -> None:
-    BATCHING.rules.pop(key, None)
 
 
 def batch_graph(
@@ -90,3 +70,24 @@ def batch_graph(
 
     interpret(walk.operations, env, step)
     return [env.get(o.key, (o, None)) for o in outputs]
+
+
+# Primitives' rules keyed by row name, extension families' by op class (an op class may carry
+# its rule as a `batch` method instead); the control ops' rules apply batch_graph to bodies.
+BATCHING = RuleTable(
+    "batching",
+    "batch",
+    {**PRIMITIVE_RULES, **INDEXING_RULES, **FAMILY_RULES, **control_batching_rules(batch_graph)},
+    missing=_no_rule,
+    derive=home_batch,
+)
+
+
+def register_batching_rule(key: Hashable, rule: BatchRule) -> None:
+    """Give the op kind `key` (a row name or an extension op class) its batching rule
+    `rule(op, args, dims) -> (outputs, out_dims)` (see tf8.ad.batching.core)."""
+    BATCHING.register(key, rule)
+
+
+def unregister_batching_rule(key: Hashable) -> None:
+    BATCHING.rules.pop(key, None)

@@ -24,10 +24,11 @@ from tf8.errors import (
     UnsupportedOperationError,
 )
 from tf8.graph import ValueKey
+from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, dims_equal, shape_str
-from tf8.traced import TracedTensor, evaluate_all, in_transform, transform_scope, value_scope
+from tf8.traced import TracedTensor, evaluate_all, in_transform
 
 from ..arguments import as_traced, check_callable
 from .core import moveaxis, with_batch_at

@@ -9,7 +9,8 @@ select) once its own predicate is false.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -21,15 +22,25 @@ from tf8.ops.extension.control import Checkpoint, ClosedProgram, Cond, Scan, Whi
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
-from ..batching.core import at_front, batch_size, moveaxis
+from ..batching.core import BatchRule, at_front, batch_size, moveaxis
 
 Entry = tuple[TracedTensor, Any]
+# The transform the rules apply to their bodies: tf8.ad.batching.interpreter's batch_graph,
+# passed in by the module that builds the batching table from these rules (so they do not
+# import it).
+GraphBatch = Callable[
+    [Sequence[TracedTensor], Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Any]],
+    list[Entry],
+]
 
 
-def _batched(program: ClosedProgram, args: Sequence[TracedTensor], batched: Sequence[bool]):
+def _batched(
+    batch_graph: GraphBatch,
+    program: ClosedProgram,
+    args: Sequence[TracedTensor],
+    batched: Sequence[bool],
+) -> list[Entry]:
     """The program's outputs on `args` (batched along axis 0 where `batched`): (value, dim)."""
-    from ..batching.interpreter import batch_graph  # the transform these rules extend
-
     ins, outs = program_tensors(program)
     return batch_graph(outs, ins, list(args), [0 if b else None for b in batched])
 
@@ -43,7 +54,7 @@ def _to_front(x: TracedTensor, d: int | None) -> TracedTensor:
     return x if d is None else moveaxis(x, d, 0)
 
 
-def scan_batch(op: Scan, args, dims):
+def scan_batch(batch_graph: GraphBatch, op: Scan, args, dims):
     body, nc, nk, length, reverse = op.payload
     size = batch_size(args, dims)
     consts = [_to_front(x, d) for x, d in zip(args[:nc], dims[:nc])]
@@ -56,7 +67,7 @@ def scan_batch(op: Scan, args, dims):
         found: list[list[bool]] = []
 
         def fun(ins: list, bk: list = bk, found: list = found) -> list:
-            res = _batched(body, ins, [*bc, *bk, *bx])
+            res = _batched(batch_graph, body, ins, [*bc, *bk, *bx])
             found[:] = [[d is not None for _, d in res[:nk]], [d is not None for _, d in res[nk:]]]
             by = found[1]
             return [_front(e, size, b) for e, b in zip(res, [*bk, *by])]
@@ -72,13 +83,16 @@ def scan_batch(op: Scan, args, dims):
     return results, [0 if b else None for b in bk] + [1 if b else None for b in found[1]]
 
 
-def cond_batch(op: Cond, args, dims):
+def cond_batch(batch_graph: GraphBatch, op: Cond, args, dims):
     size = batch_size(args, dims)
     index, ops = args[0], [_to_front(x, d) for x, d in zip(args[1:], dims[1:])]
     bops = [d is not None for d in dims[1:]]
     if dims[0] is not None:  # every branch runs; each example picks its own
         index = _to_front(index, dims[0])
-        per_branch = [[_front(e, size, True) for e in _batched(b, ops, bops)] for b in op.branches]
+        per_branch = [
+            [_front(e, size, True) for e in _batched(batch_graph, b, ops, bops)]
+            for b in op.branches
+        ]
         outs = per_branch[0]
         for i, branch_outs in enumerate(per_branch[1:], 1):
             pick = compare(index, i, "eq")
@@ -88,7 +102,7 @@ def cond_batch(op: Cond, args, dims):
 
     def branch(program: ClosedProgram, out_mask: list[bool] | None):
         def fun(ins: list) -> list:
-            res = _batched(program, ins, bops)
+            res = _batched(batch_graph, program, ins, bops)
             masks.append([d is not None for _, d in res])
             return [_front(e, size, bool(out_mask and out_mask[j])) for j, e in enumerate(res)]
 
@@ -107,7 +121,7 @@ def _any(pred: TracedTensor) -> TracedTensor:
     return compare(apply1("reduce_max", [as_int], axes=(0,)), 0, "gt")
 
 
-def while_batch(op: While, args, dims):
+def while_batch(batch_graph: GraphBatch, op: While, args, dims):
     cond, body, n_cond, n_body = op.payload
     size = batch_size(args, dims)
     moved = [_to_front(x, d) for x, d in zip(args, dims)]
@@ -122,7 +136,7 @@ def while_batch(op: While, args, dims):
         pred_batched: list[bool] = []
 
         def predicate(ins: list, bk: list = bk, found: list = pred_batched) -> list:
-            (entry,) = _batched(cond, ins, [*bcc, *bk])
+            (entry,) = _batched(batch_graph, cond, ins, [*bcc, *bk])
             found[:] = [entry[1] is not None]
             return [_front(entry, size, found[0])]
 
@@ -133,14 +147,14 @@ def while_batch(op: While, args, dims):
 
         def step(ins: list, bk: list = bk, found: list = found, batched: bool = pred_batched[0]):
             if not batched:
-                res = _batched(body, ins, [*bbc, *bk])
+                res = _batched(batch_graph, body, ins, [*bbc, *bk])
                 found[:] = [d is not None for _, d in res]
                 return [_front(e, size, b) for e, b in zip(res, bk)]
             ccs, rest = ins[:n_cond], ins[n_cond:]
             carry_in = rest[n_body:]
-            (pred,) = _batched(cond, [*ccs, *carry_in], [*bcc, *bk])
+            (pred,) = _batched(batch_graph, cond, [*ccs, *carry_in], [*bcc, *bk])
             pred = _front(pred, size, True)
-            res = _batched(body, rest, [*bbc, *bk])
+            res = _batched(batch_graph, body, rest, [*bbc, *bk])
             found[:] = [True] * len(res)
             return [
                 select(broadcast(pred, c.shape, (0,)), _front(e, size, True), c)
@@ -155,7 +169,9 @@ def while_batch(op: While, args, dims):
         bk = grown
     if pred_batched[0]:
         cond_program, cond_captures = trace_flat(
-            lambda ins: [_any(_front(_batched(cond, ins, [*bcc, *bk])[0], size, True))],
+            lambda ins: [
+                _any(_front(_batched(batch_graph, cond, ins, [*bcc, *bk])[0], size, True))
+            ],
             [t.aval for t in [*cc, *carry]],
         )
     body_consts = [*body_captures, *consts]
@@ -164,7 +180,7 @@ def while_batch(op: While, args, dims):
     return results, [0 if b else None for b in bk]
 
 
-def checkpoint_batch(op: Checkpoint, args, dims):
+def checkpoint_batch(batch_graph: GraphBatch, op: Checkpoint, args, dims):
     body, hidden, prevent_cse = op.payload
     size = batch_size(args, dims)
     ins = [_to_front(x, d) for x, d in zip(args, dims)]
@@ -172,7 +188,7 @@ def checkpoint_batch(op: Checkpoint, args, dims):
     found: list[bool] = []
 
     def fun(xs: list) -> list:
-        res = _batched(body, xs, batched)
+        res = _batched(batch_graph, body, xs, batched)
         found[:] = [d is not None for _, d in res]
         return [_front(e, size, b) for e, b in zip(res, found)]
 
@@ -181,9 +197,8 @@ def checkpoint_batch(op: Checkpoint, args, dims):
     return results, [0 if b else None for b in found]
 
 
-BATCHING_RULES = {
-    Scan: scan_batch,
-    Cond: cond_batch,
-    While: while_batch,
-    Checkpoint: checkpoint_batch,
-}
+def control_batching_rules(batch_graph: GraphBatch) -> dict[type, BatchRule]:
+    """The control ops' batching rules, keyed by op class, applying `batch_graph` to their
+    bodies."""
+    rules = {Scan: scan_batch, Cond: cond_batch, While: while_batch, Checkpoint: checkpoint_batch}
+    return {cls: partial(rule, batch_graph) for cls, rule in rules.items()}

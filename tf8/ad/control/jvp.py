@@ -10,18 +10,25 @@ tangents), so reverse mode keeps no intermediate of the body: its transpose reco
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from tf8.lax.builders import Tangent, materialize
 from tf8.lax.control import call, inline, trace_flat, trace_many
 from tf8.lax.core import apply
+from tf8.lax.scopes import linear_scope
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.control import Checkpoint, Cond, Scan, While
 from tf8.ops.primitive import Aval
-from tf8.traced import TracedTensor, linear_scope
+from tf8.traced import TracedTensor
 
+from ..jvp_rules import JvpRule
 from ..walk import GraphWalk
+
+# The transform the rules apply to their bodies: tf8.ad.linearize's jvp_graph, passed in by
+# the module that builds the JVP table from these rules (so they do not import it).
+GraphJvp = Callable[[Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list]
 
 
 def _mask(primals: Sequence[TracedTensor], tangents: Sequence[Tangent]) -> list[bool]:
@@ -39,13 +46,7 @@ def _with_tangents(primals: list, mask: Sequence[bool], dots: list) -> list[Tang
     return [next(it) if m else None for m in mask]
 
 
-def _jvp(outs: list[TracedTensor], primals: list, tangents: list[Tangent]) -> list[Tangent]:
-    from ..linearize import jvp_graph  # the transform these rules extend
-
-    return jvp_graph(outs, primals, tangents)
-
-
-def scan_jvp(op: Scan, primals, outputs, tangents) -> list[Tangent]:
+def scan_jvp(jvp_graph: GraphJvp, op: Scan, primals, outputs, tangents) -> list[Tangent]:
     body, nc, nk, length, reverse = op.payload
     consts, carry, xs = primals[:nc], primals[nc : nc + nk], primals[nc + nk :]
     mc = _mask(consts, tangents[:nc])
@@ -63,7 +64,7 @@ def scan_jvp(op: Scan, primals, outputs, tangents) -> list[Tangent]:
             dots = [*_with_tangents(c, mc, cd), *_with_tangents(k, mk, kd)]
             dots += _with_tangents(x, mx, xd)
             outs = call(body, ins)
-            touts = _jvp(outs, ins, dots)
+            touts = jvp_graph(outs, ins, dots)
             found["carry"] = [t is not None for t in touts[:nk]]
             found["ys"] = [t is not None for t in touts[nk:]]
             carry_dots = [materialize(t, o.aval) for t, o, m in zip(touts, outs, mk) if m]
@@ -89,7 +90,7 @@ def scan_jvp(op: Scan, primals, outputs, tangents) -> list[Tangent]:
     return [*_with_tangents([], mk, out_carry_dots), *_with_tangents([], found["ys"], out_y_dots)]
 
 
-def cond_jvp(op: Cond, primals, outputs, tangents) -> list[Tangent]:
+def cond_jvp(jvp_graph: GraphJvp, op: Cond, primals, outputs, tangents) -> list[Tangent]:
     index, ops = primals[0], list(primals[1:])
     m = _mask(ops, tangents[1:])
     dots = [t for t, keep in zip(tangents[1:], m) if keep]
@@ -99,7 +100,7 @@ def cond_jvp(op: Cond, primals, outputs, tangents) -> list[Tangent]:
         def fun(args: list) -> list:
             ins, ds = args[: len(ops)], args[len(ops) :]
             outs = call(branch, ins)
-            touts = _jvp(outs, ins, _with_tangents(ins, m, ds))
+            touts = jvp_graph(outs, ins, _with_tangents(ins, m, ds))
             found.append([t is not None for t in touts])
             if out_mask is None:
                 return outs
@@ -115,7 +116,7 @@ def cond_jvp(op: Cond, primals, outputs, tangents) -> list[Tangent]:
     return _with_tangents([], out_mask, results[len(outputs) :])
 
 
-def while_jvp(op: While, primals, outputs, tangents) -> list[Tangent]:
+def while_jvp(jvp_graph: GraphJvp, op: While, primals, outputs, tangents) -> list[Tangent]:
     cond, body, n_cond, n_body = op.payload
     cond_consts = list(primals[:n_cond])
     consts, carry = primals[n_cond : n_cond + n_body], primals[n_cond + n_body :]
@@ -131,7 +132,7 @@ def while_jvp(op: While, primals, outputs, tangents) -> list[Tangent]:
             k, kd = _take(args, nk), args
             ins = [*c, *k]
             outs = call(body, ins)
-            touts = _jvp(outs, ins, [*_with_tangents(c, mb, cd), *_with_tangents(k, mk, kd)])
+            touts = jvp_graph(outs, ins, [*_with_tangents(c, mb, cd), *_with_tangents(k, mk, kd)])
             found[:] = [t is not None for t in touts]
             return [*outs, *[materialize(t, o.aval) for t, o, m in zip(touts, outs, mk) if m]]
 
@@ -156,7 +157,9 @@ def while_jvp(op: While, primals, outputs, tangents) -> list[Tangent]:
     return _with_tangents([], mk, results[nk:])
 
 
-def checkpoint_jvp(op: Checkpoint, primals, outputs, tangents) -> list[Tangent]:
+def checkpoint_jvp(
+    jvp_graph: GraphJvp, op: Checkpoint, primals, outputs, tangents
+) -> list[Tangent]:
     body, hidden, prevent_cse = op.payload
     n, saved = len(primals), list(outputs[len(outputs) - hidden :])
     m = _mask(primals, tangents)
@@ -165,7 +168,7 @@ def checkpoint_jvp(op: Checkpoint, primals, outputs, tangents) -> list[Tangent]:
     def fun(args: list) -> list:
         ins, kept, dots = args[:n], args[n : n + hidden], args[n + hidden :]
         outs = call(body, ins)
-        touts = _jvp(outs, ins, _with_tangents(ins, m, dots))
+        touts = jvp_graph(outs, ins, _with_tangents(ins, m, dots))
         found[:] = [t is not None for t in touts]
         present = [t for t in touts if t is not None]
         if not hidden or not present:
@@ -188,4 +191,7 @@ def checkpoint_jvp(op: Checkpoint, primals, outputs, tangents) -> list[Tangent]:
     return _with_tangents([], found, results)
 
 
-JVP_RULES = {Scan: scan_jvp, Cond: cond_jvp, While: while_jvp, Checkpoint: checkpoint_jvp}
+def control_jvp_rules(jvp_graph: GraphJvp) -> dict[type, JvpRule]:
+    """The control ops' JVP rules, keyed by op class, applying `jvp_graph` to their bodies."""
+    rules = {Scan: scan_jvp, Cond: cond_jvp, While: while_jvp, Checkpoint: checkpoint_jvp}
+    return {cls: partial(rule, jvp_graph) for cls, rule in rules.items()}

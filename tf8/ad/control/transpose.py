@@ -13,7 +13,8 @@ transpose: its trip count is unknown, so nothing could be stacked (JAX refuses t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from tf8.errors import DifferentiationError
 from tf8.graph import ValueKey
@@ -24,20 +25,23 @@ from tf8.ops.extension.control import Checkpoint, ClosedProgram, Cond, Scan, Whi
 from tf8.traced import TracedTensor
 
 from ..arguments import fresh_leaf
+from ..transpose_rules import TransposeRule
 from ..walk import GraphWalk
 
-
-def _transpose(outs: list, leaves: list, cts: list) -> list[Tangent]:
-    from ..linearize import transpose_graph  # the transform these rules extend
-
-    return transpose_graph(outs, leaves, cts)
+# The transform the rules apply to their bodies: tf8.ad.linearize's transpose_graph, passed in
+# by the module that builds the transpose table from these rules (so they do not import it).
+GraphTranspose = Callable[
+    [Sequence[Tangent], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]
+]
 
 
 def _cts(ct: Tangent | Sequence[Tangent]) -> list[Tangent]:
     return list(ct) if isinstance(ct, (list, tuple)) else [ct]
 
 
-def scan_transpose(op: Scan, operands, linear, ct) -> list[Tangent]:
+def scan_transpose(
+    transpose_graph: GraphTranspose, op: Scan, operands, linear, ct
+) -> list[Tangent]:
     body, nc, nk, length, reverse = op.payload
     cts = _cts(ct)
     ins, outs = program_tensors(body)
@@ -100,7 +104,7 @@ def scan_transpose(op: Scan, operands, linear, ct) -> list[Tangent]:
         leaves = [fresh_leaf(ins[i], "tangent", bind=False) for i in lin_inputs]
         mapping.update((ins[i].key, leaf) for i, leaf in zip(lin_inputs, leaves))
         lin_outs = inline(body, mapping, targets)
-        got = _transpose(lin_outs, leaves, [*ct_carry, *ct_ys])
+        got = transpose_graph(lin_outs, leaves, [*ct_carry, *ct_ys])
         got_consts = got[: len(lin_consts)]
         got_carry = got[len(lin_consts) : len(lin_consts) + len(lin_carry)]
         got_xs = got[len(lin_consts) + len(lin_carry) :]
@@ -140,7 +144,12 @@ def scan_transpose(op: Scan, operands, linear, ct) -> list[Tangent]:
 
 
 def _transposed_body(
-    body: ClosedProgram, operands: Sequence, lin: list[int], nl: list[int], present: list[int]
+    transpose_graph: GraphTranspose,
+    body: ClosedProgram,
+    operands: Sequence,
+    lin: list[int],
+    nl: list[int],
+    present: list[int],
 ):
     """The transpose of a sub-program's linear part, as a function to trace: its arguments
     are the residual (non-linear) operands, then the present output cotangents; it returns
@@ -154,7 +163,7 @@ def _transposed_body(
         for i, leaf in zip(lin, leaves):
             full[i] = leaf
         outs = call(body, full)
-        got = _transpose([outs[j] for j in present], leaves, list(args[len(nl) :]))
+        got = transpose_graph([outs[j] for j in present], leaves, list(args[len(nl) :]))
         return [materialize(g, operands[i].aval) for g, i in zip(got, lin)]
 
     return fun
@@ -167,14 +176,16 @@ def _split(linear: Sequence[bool], cts: list[Tangent]) -> tuple[list[int], list[
     return lin, nl, [j for j, c in enumerate(cts) if c is not None]
 
 
-def cond_transpose(op: Cond, operands, linear, ct) -> list[Tangent]:
+def cond_transpose(
+    transpose_graph: GraphTranspose, op: Cond, operands, linear, ct
+) -> list[Tangent]:
     if linear[0]:
         raise DifferentiationError("cond: the branch index cannot be linear")
     ops = list(operands[1:])
     cts = _cts(ct)
     lin, nl, present = _split(linear[1:], cts)
     avals = [ops[i].aval for i in nl] + [cts[j].aval for j in present]  # type: ignore[union-attr]
-    bodies = [_transposed_body(b, ops, lin, nl, present) for b in op.branches]
+    bodies = [_transposed_body(transpose_graph, b, ops, lin, nl, present) for b in op.branches]
     programs, captures = trace_many(bodies, avals)
     results = apply(
         Cond(programs), [operands[0], *captures, *[ops[i] for i in nl], *[cts[j] for j in present]]
@@ -194,13 +205,17 @@ def while_transpose(op: While, operands, linear, ct) -> list[Tangent]:
     )
 
 
-def checkpoint_transpose(op: Checkpoint, operands, linear, ct) -> list[Tangent]:
+def checkpoint_transpose(
+    transpose_graph: GraphTranspose, op: Checkpoint, operands, linear, ct
+) -> list[Tangent]:
     body, _, prevent_cse = op.payload
     cts = _cts(ct)
     lin, nl, present = _split(linear, cts)
     avals = [operands[i].aval for i in nl] + [cts[j].aval for j in present]  # type: ignore[union-attr]
     # The body runs again in the backward pass: its intermediates are never kept.
-    program, captures = trace_flat(_transposed_body(body, operands, lin, nl, present), avals)
+    program, captures = trace_flat(
+        _transposed_body(transpose_graph, body, operands, lin, nl, present), avals
+    )
     results = apply(
         Checkpoint(program, 0, prevent_cse),
         [*captures, *[operands[i] for i in nl], *[cts[j] for j in present]],
@@ -211,9 +226,12 @@ def checkpoint_transpose(op: Checkpoint, operands, linear, ct) -> list[Tangent]:
     return out
 
 
-TRANSPOSE_RULES = {
-    Scan: scan_transpose,
-    Cond: cond_transpose,
-    While: while_transpose,
-    Checkpoint: checkpoint_transpose,
-}
+def control_transpose_rules(transpose_graph: GraphTranspose) -> dict[type, TransposeRule]:
+    """The control ops' transpose rules, keyed by op class, applying `transpose_graph` to their
+    bodies (a while_loop has none to apply: its rule refuses)."""
+    return {
+        Scan: partial(scan_transpose, transpose_graph),
+        Cond: partial(cond_transpose, transpose_graph),
+        While: while_transpose,
+        Checkpoint: partial(checkpoint_transpose, transpose_graph),
+    }

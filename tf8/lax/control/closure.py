@@ -17,10 +17,11 @@ from typing import Any
 
 from tf8.graph import ValueKey, materialize_merge
 from tf8.lax.core import apply, merge_bindings
+from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops.extension.control import ClosedProgram
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
-from tf8.traced import TracedTensor, _linear, _values, transform_scope, value_scope
+from tf8.traced import TracedTensor, _linear, _values
 
 _depth: contextvars.ContextVar[int] = contextvars.ContextVar("tf8_body_depth", default=0)
 

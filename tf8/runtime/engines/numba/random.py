@@ -52,7 +52,7 @@ def _threefry_supports(avals: Sequence[Any]) -> bool:
 
 
 def _threefry_build() -> Callable[..., tuple]:
-    from .random_kernels import threefry_flat  # imports numba
+    from .random_kernels import threefry_flat  # imports numba (heavy): at the first hash run
 
     def kernel(op: Any, key1: Any, key2: Any, x1: Any, x2: Any) -> tuple:
         shape = np.broadcast_shapes(np.shape(x1), np.shape(x2), np.shape(key1))

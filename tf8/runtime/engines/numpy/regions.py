@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -53,13 +53,34 @@ from tf8.runtime.engines.numpy.blocksum import (
 )
 from tf8.runtime.engines.numpy.elementwise import (
     REDUCTIONS,
+    Steps,
     out_argument,
     reads_after_first_step,
     step_argument,
 )
+from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 
-if TYPE_CHECKING:
-    from tf8.runtime.engines.numpy.codegen import CodeGen
+
+class CodeGen(Protocol):
+    """What regions read and call of the program's code generator (codegen.py's CodeGen,
+    which plans and emits regions with this module)."""
+
+    program: ExecProgram
+    guests: dict[str, Any]  # guest engines by name: their instructions are not elementwise
+    namespace: dict[str, Any]  # the generated function's globals
+    owned: set[int]  # slots whose value this run allocated and nothing views
+    constants: dict[int, str]  # slot → global holding its constant value
+    steps: list[Steps | None]  # per instruction: its elementwise steps, if it is one
+    region_sources: list[str]
+
+    def global_(self, prefix: str, value: Any, readable: str | None = None) -> str: ...
+    def ufunc(self, ufunc: Any) -> str: ...
+    def dtype(self, dtype: np.dtype) -> str: ...
+    def operand(self, inst: ExecInstruction, position: int) -> str: ...
+    def ufunc_operands(self, index: int) -> list[str | None]: ...
+    def aval(self, s: int) -> Any: ...
+    def emit(self, line: str, indent: int = 2) -> None: ...
+
 
 BLOCK = 32 * 1024
 MIN_ELEMENTS = 64 * 1024
