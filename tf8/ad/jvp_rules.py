@@ -36,7 +36,7 @@ from tf8.lax.builders import (
 from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import ROWS
-from tf8.ops.definition import OpDefinition
+from tf8.ops.definition import OpDefinition, zero_jvp
 from tf8.ops.primitive import Primitive
 from tf8.ops.primitives import PRIMITIVES
 from tf8.traced import TracedTensor
@@ -54,7 +54,7 @@ ELEMENTWISE_PARTIALS: dict[str, tuple[Callable[..., Any] | None, ...]] = {}
 # Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
 ZERO_DERIVATIVE = (
     "sign compare and or not xor shift_left shift_right_logical shift_right_arithmetic"
-    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant".split()
+    " bitcast_convert_type floor ceil round argmax argmin iota".split()
 )
 
 
@@ -88,7 +88,10 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
 
 def home_jvp(found: OpDefinition) -> JvpRule | None:
     """The JVP rule of a primitive from its home: its own rule, or the elementwise rule of
-    its partials, or the linear one; each handed the rule kit as `lax`. None: it has none."""
+    its partials, or the linear one (in every operand, or in those of `linear_in`); each
+    handed the rule kit as `lax`. None: it has none."""
+    if found.jvp is zero_jvp:
+        return zero_rule
     if found.jvp is not None:
         return functools.partial(found.jvp, rulekit)
     if found.partials is not None:
@@ -97,6 +100,8 @@ def home_jvp(found: OpDefinition) -> JvpRule | None:
         )
     if found.row is not None and found.linear:
         return linear_jvp
+    if found.linear_in:
+        return linear_in_jvp(found.linear_in)
     return None
 
 
@@ -113,15 +118,20 @@ def deflinear(name: str) -> None:
     JVP_RULES[name] = linear_jvp
 
 
-def deflinear_first(name: str) -> None:
-    """Linear in operand 0; the other operands are indices/sizes (not differentiated)."""
+def linear_in_jvp(positions: tuple[int, ...]) -> JvpRule:
+    """The JVP of an op linear in the operands at `positions` when the others (indices,
+    starts, sizes) are held fixed: the op on those operands' tangents, the others as they are."""
 
     def rule(op, primals, outputs, tangents):
-        if tangents[0] is None:
+        if all(tangents[i] is None for i in positions):
             return [None]
-        return [apply(op, [tangents[0], *primals[1:]])[0]]
+        args = [
+            materialize(t, p.aval) if i in positions else p
+            for i, (t, p) in enumerate(zip(tangents, primals))
+        ]
+        return [apply(op, args)[0]]
 
-    JVP_RULES[name] = rule
+    return rule
 
 
 # The catalog's `linear` flag is the one list of rows whose JVP is the row itself.
@@ -138,8 +148,6 @@ for _found in PRIMITIVES.values():
             JVP_RULES[_found.name] = _rule
             if _found.partials is not None:
                 ELEMENTWISE_PARTIALS[_found.name] = _rule.partials  # type: ignore[attr-defined]
-for _name in "gather dynamic_slice dynamic_truncate pad_to_match".split():
-    deflinear_first(_name)
 
 
 def _convert_rule(op, primals, outputs, tangents):
@@ -150,27 +158,6 @@ def _convert_rule(op, primals, outputs, tangents):
 
 
 JVP_RULES["convert"] = _convert_rule
-
-
-def _scatter_add_rule(op, primals, outputs, tangents):
-    t_operand, _, t_updates = tangents
-    if t_operand is None and t_updates is None:
-        return [None]
-    operand, indices, updates = primals
-    args = [materialize(t_operand, operand.aval), indices, materialize(t_updates, updates.aval)]
-    return [apply(op, args)[0]]
-
-
-def _dynamic_update_slice_rule(op, primals, outputs, tangents):
-    if tangents[0] is None and tangents[1] is None:
-        return [None]
-    x, update, *starts = primals
-    args = [materialize(tangents[0], x.aval), materialize(tangents[1], update.aval), *starts]
-    return [apply(op, args)[0]]
-
-
-JVP_RULES["scatter_add"] = _scatter_add_rule
-JVP_RULES["dynamic_update_slice"] = _dynamic_update_slice_rule
 
 
 def _select_rule(op, primals, outputs, tangents):

@@ -9,7 +9,12 @@ Engines read these instead of keeping tables keyed by primitive name:
   one element of the result from its operands' element expressions; `repeats` says that
   source names an operand twice (a nested operand is then computed into a name first);
   `bool_operands` are the operand positions that may be bool; `accumulate` is a reduction's
-  `(initial value, lanes function folding a block)`.
+  `(initial value, lanes function folding a block)`;
+- the Dask engine builds lazy `dask.array` graphs: `Fusion.dask(kit, op, *arrays)` is a
+  row's own lazy kernel, for a row that maps to dask.array operations (slices, padding);
+  `kit` is what the engine hands in (`kit.array` is `dask.array`, `kit.as_dask(x)`,
+  `kit.single_chunk(op, *arrays)` runs the numpy kernel as one task), so the home imports
+  no dask. None: the engine's kernel for the row's category.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ class Fusion:
     bool_operands: tuple[int, ...] = ()
     reduce: tuple[np.ufunc, bool] | None = None
     accumulate: tuple[str, str] | None = None
+    dask: Callable[..., Any] | None = None
 
 
 # --- numpy engine: ufunc steps ------------------------------------------------------------

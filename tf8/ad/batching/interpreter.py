@@ -21,7 +21,6 @@ from ..control.batching import BATCHING_RULES as CONTROL_RULES
 from ..walk import GraphWalk, RuleTable, interpret
 from .core import BatchRule
 from .families import RULES as FAMILY_RULES
-from .indexing import RULES as INDEXING_RULES
 from .rules import RULES as PRIMITIVE_RULES
 from .rules import home_batch
 
@@ -48,7 +47,7 @@ def _no_rule(op: Any) -> Exception:
 BATCHING = RuleTable(
     "batching",
     "batch",
-    {**PRIMITIVE_RULES, **INDEXING_RULES, **FAMILY_RULES, **CONTROL_RULES},
+    {**PRIMITIVE_RULES, **FAMILY_RULES, **CONTROL_RULES},
     missing=_no_rule,
     derive=home_batch,
 )

@@ -17,9 +17,9 @@ from tf8.ops.definition import OpDefinition, define
 from tf8.ops.infer import SHAPE_RULES
 from tf8.ops.kernels import KERNELS
 
-from . import analytic
+from . import analytic, host, indexing, padding, slicing
 
-FAMILIES = (analytic,)
+FAMILIES = (analytic, indexing, slicing, padding, host)
 
 
 def _older(row: Row) -> OpDefinition:

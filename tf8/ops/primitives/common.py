@@ -1,4 +1,5 @@
-"""Helpers the family modules share: kernels made from numpy and scipy functions."""
+"""Helpers the family modules share: kernels made from numpy and scipy functions, and the
+batching rule of a row without operands."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from tf8.errors import ShapeError
 
 Kernel = Callable[..., np.ndarray]
 
@@ -39,3 +42,9 @@ def special_kernel(name: str) -> Kernel:
         return out if out.dtype == xs[-1].dtype else out.astype(xs[-1].dtype)
 
     return kernel
+
+
+def no_operands(lax: Any, op: Any, args: list, dims: list) -> tuple[list, list]:
+    """The batching rule of a row without operands (constant, iota): never called by vmap,
+    which has nothing of it to batch."""
+    raise ShapeError(f"vmap: {op!r} has no operands, so nothing of it is batched")
