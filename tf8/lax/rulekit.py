@@ -4,7 +4,7 @@ in a primitive's home (`tf8/ops/primitives/`) as its first argument, `lax`.
 A home sits in the vocabulary layer, below tracing, so it cannot import these builders; it
 receives them instead (`partials=(lambda lax, x, out: lax.unary("cos", x),)`). That keeps
 every fact of a primitive in one module without an upward import or a hook installed at
-import time.
+import time. Batching rules find the batch axis helpers here too (`tf8.lax.batch_axes`).
 """
 
 from __future__ import annotations
