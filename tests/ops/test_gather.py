@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tf8.errors import AxisError, DTypeError, ParameterError, ShapeError
-from tf8.ops import infer as infer_module
 from tf8.ops.definition import infer
 from tf8.ops.gather import (
     gather_kernel,
@@ -23,6 +22,7 @@ from tf8.ops.gather import (
     take_transpose_params,
 )
 from tf8.ops.primitive import Aval, Primitive
+from tf8.ops.primitives import primitive_definition
 from tf8.ops.shape_checks import describe
 
 DTYPES = [np.bool_, np.int32, np.int64, np.float32, np.float64, np.complex64, np.complex128]
@@ -293,8 +293,8 @@ def test_empty_batches_and_scalar_operands():
 
 
 def test_rules_are_registered():
-    assert infer_module.SHAPE_RULES["gather"] is gather_shape
-    assert infer_module.SHAPE_RULES["scatter_add"] is scatter_add_shape
+    assert primitive_definition("gather").shape is gather_shape
+    assert primitive_definition("scatter_add").shape is scatter_add_shape
 
 
 # --- errors -----------------------------------------------------------------------------------

@@ -31,10 +31,9 @@ from tf8.lax.builders import (
 from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import ROWS
-from tf8.ops.definition import OpDefinition
+from tf8.ops.definition import OpDefinition, zero_jvp
 from tf8.ops.primitive import Primitive
 from tf8.ops.primitives import PRIMITIVES
-from tf8.ops.primitives.common import zero_jvp
 from tf8.traced import TracedTensor
 
 from .special_jvp import SPECIAL_PARTIALS
@@ -48,7 +47,7 @@ JVP_RULES: dict[str, JvpRule] = {}
 ELEMENTWISE_PARTIALS: dict[str, tuple[Callable[..., Any] | None, ...]] = {}
 
 # Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
-ZERO_DERIVATIVE = "argmax argmin iota shape_of constant".split()
+ZERO_DERIVATIVE = "argmax argmin iota".split()
 
 
 def zero_rule(op: Primitive, primals, outputs, tangents) -> list[Tangent]:
@@ -81,8 +80,9 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
 
 def home_jvp(found: OpDefinition) -> JvpRule | None:
     """The JVP rule of a primitive from its home: its own rule, or the elementwise rule of
-    its partials, or the linear one; each handed the rule kit as `lax`. None: it has none.
-    A home's declared zero derivative (`zero_jvp`) is this table's `zero_rule`."""
+    its partials, or the linear one (in every operand, or in those of `linear_in`); each
+    handed the rule kit as `lax`. None: it has none. A home's declared zero derivative
+    (`zero_jvp`) is this table's `zero_rule`."""
     if found.jvp is zero_jvp:
         return zero_rule
     if found.jvp is not None:
@@ -93,6 +93,8 @@ def home_jvp(found: OpDefinition) -> JvpRule | None:
         )
     if found.row is not None and found.linear:
         return linear_jvp
+    if found.linear_in:
+        return linear_in_jvp(found.linear_in)
     return None
 
 
@@ -109,15 +111,20 @@ def deflinear(name: str) -> None:
     JVP_RULES[name] = linear_jvp
 
 
-def deflinear_first(name: str) -> None:
-    """Linear in operand 0; the other operands are indices/sizes (not differentiated)."""
+def linear_in_jvp(positions: tuple[int, ...]) -> JvpRule:
+    """The JVP of an op linear in the operands at `positions` when the others (indices,
+    starts, sizes) are held fixed: the op on those operands' tangents, the others as they are."""
 
     def rule(op, primals, outputs, tangents):
-        if tangents[0] is None:
+        if all(tangents[i] is None for i in positions):
             return [None]
-        return [apply(op, [tangents[0], *primals[1:]])[0]]
+        args = [
+            materialize(t, p.aval) if i in positions else p
+            for i, (t, p) in enumerate(zip(tangents, primals))
+        ]
+        return [apply(op, args)[0]]
 
-    JVP_RULES[name] = rule
+    return rule
 
 
 # The catalog's `linear` flag is the one list of rows whose JVP is the row itself.
@@ -134,29 +141,6 @@ for _found in PRIMITIVES.values():
             JVP_RULES[_found.name] = _rule
             if _found.partials is not None:
                 ELEMENTWISE_PARTIALS[_found.name] = _rule.partials  # type: ignore[attr-defined]
-for _name in "gather dynamic_slice dynamic_truncate pad_to_match".split():
-    deflinear_first(_name)
-
-
-def _scatter_add_rule(op, primals, outputs, tangents):
-    t_operand, _, t_updates = tangents
-    if t_operand is None and t_updates is None:
-        return [None]
-    operand, indices, updates = primals
-    args = [materialize(t_operand, operand.aval), indices, materialize(t_updates, updates.aval)]
-    return [apply(op, args)[0]]
-
-
-def _dynamic_update_slice_rule(op, primals, outputs, tangents):
-    if tangents[0] is None and tangents[1] is None:
-        return [None]
-    x, update, *starts = primals
-    args = [materialize(tangents[0], x.aval), materialize(tangents[1], update.aval), *starts]
-    return [apply(op, args)[0]]
-
-
-JVP_RULES["scatter_add"] = _scatter_add_rule
-JVP_RULES["dynamic_update_slice"] = _dynamic_update_slice_rule
 
 
 def _dot_general_rule(op, primals, outputs, tangents):

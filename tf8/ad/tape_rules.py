@@ -7,8 +7,9 @@ conventions), so the two paths agree:
 
 1. numpy rules for the hottest rows on real floating dtypes (no tf8 dispatch at all);
 2. elementwise rows: the cotangent times the JVP rule's partial derivatives;
-3. rows linear in the needed operands (the catalog's linear rows, gather-like rows, one side
-   of `mul`/`dot_general`): their transpose rule, applied to the cotangent;
+3. rows linear in the needed operands (the catalog's linear rows, rows linear in some
+   operands by their `linear_in`, one side of `mul`/`dot_general`): their transpose rule,
+   applied to the cotangent;
 4. anything else (extension ops, custom rules, control flow): tf8.vjp of the op alone, on
    the graph path.
 Tiers 2-4 run tf8 ops op by op on the recorded values (the tape is closed by then).
@@ -156,18 +157,15 @@ def _dot_general(op, xs, out, ct, needs):
 
 # --- tiers 2-4: tf8 rules on the recorded values -----------------------------------------------
 
-# Rows linear in some operands when the others are held fixed (the catalog's linear rows are
-# linear in all of theirs).
+# Rows linear in some operands when the others are held fixed, whose home does not say so yet
+# (a row defined in a family module gives `linear_in`; the catalog's linear rows are linear in
+# all of theirs).
 _LINEAR_IN: dict[str, frozenset[int]] = {
     "mul": frozenset({0, 1}),
     "dot_general": frozenset({0, 1}),
     "div": frozenset({0}),
     "select": frozenset({1, 2}),
     "convert": frozenset({0}),
-    "gather": frozenset({0}),
-    "dynamic_slice": frozenset({0}),
-    "dynamic_truncate": frozenset({0}),
-    "pad_to_match": frozenset({0}),
 }
 _ONE_AT_A_TIME = frozenset({"mul", "dot_general"})  # bilinear: transpose one side at a time
 
@@ -212,7 +210,8 @@ def vjp(
                 partials = home_jvp(definition(op)).partials  # registered since import
             if partials is not None:
                 return _elementwise(partials, inputs, outputs[0], cts[0], needs, unwrap)
-            if key in _LINEAR_IN or definition(op).linear:
+            d = definition(op)
+            if d.linear or d.linear_in or key in _LINEAR_IN:
                 found = _transposed(op, key, inputs, outputs[0], cts[0], needs, unwrap)
                 if found is not None:
                     return found
@@ -240,7 +239,7 @@ def _elementwise(partials, inputs, out, ct, needs, unwrap) -> list[Any]:
 
 def _transposed(op, key, inputs, out, ct, needs, unwrap) -> list[Any] | None:
     """The transpose rule applied to `ct`, where the op is linear in every needed input."""
-    linear_in = _LINEAR_IN.get(key)
+    linear_in = definition(op).linear_in or _LINEAR_IN.get(key)
     wanted = [i for i, need in enumerate(needs) if need]
     if linear_in is not None and not all(i in linear_in for i in wanted):
         return None

@@ -4,11 +4,20 @@ in a primitive's home (`tf8/ops/primitives/`) as its first argument, `lax`.
 A home sits in the vocabulary layer, below tracing, so it cannot import these builders; it
 receives them instead (`partials=(lambda lax, x, out: lax.unary("cos", x),)`). That keeps
 every fact of a primitive in one module without an upward import or a hook installed at
-import time.
+import time. Batching rules find the batch axis helpers here too (`tf8.lax.batch_axes`).
 """
 
 from __future__ import annotations
 
+from tf8.lax.batch_axes import (
+    at_front,
+    batch_size,
+    batched_axis,
+    example_axis,
+    moveaxis,
+    with_batch_at,
+    with_params,
+)
 from tf8.lax.builders import (
     Tangent,
     add,
@@ -36,6 +45,7 @@ from tf8.lax.builders import (
     zeros,
 )
 from tf8.lax.core import apply, apply1
+from tf8.ops.primitive import make_primitive
 
 __all__ = [
     "Tangent",
@@ -43,14 +53,20 @@ __all__ = [
     "add_any",
     "apply",
     "apply1",
+    "at_front",
+    "batch_size",
+    "batched_axis",
     "broadcast",
     "compare",
     "conj",
     "convert",
     "div",
+    "example_axis",
     "full",
     "like",
+    "make_primitive",
     "materialize",
+    "moveaxis",
     "mul",
     "neg",
     "normalize_axes",
@@ -63,5 +79,7 @@ __all__ = [
     "sub",
     "transpose",
     "unary",
+    "with_batch_at",
+    "with_params",
     "zeros",
 ]

@@ -10,7 +10,6 @@ module: their kernels, shape rules and AD rules still sit in the older tables.
 from __future__ import annotations
 
 import enum
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,8 +50,13 @@ class Row:
     """One primitive: name, category, dtype policy, arity range, host flag, parameter schema.
 
     `linear` marks rows that are linear in every operand (AD transposes them directly);
-    `max_arity=None` means variadic. `defaults` are the parameters an op may leave out, with
-    their values (a callable default is called once per op built without it).
+    `linear_in` names the operands a row is linear in when its other operands (indices,
+    starts, sizes, references) are held fixed, for a row not linear in all of them: its JVP
+    is the op on those operands' tangents and its transpose rule gives their cotangents.
+    `dtype_operands` are the operands its dtype policy reads (None: all; the others are
+    indices, starts or sizes). `max_arity=None` means variadic. `defaults` are the parameters
+    an op may leave out, with their values (a callable default is called once per op built
+    without it).
     """
 
     name: str
@@ -65,6 +69,8 @@ class Row:
     linear: bool = False
     doc: str = ""
     defaults: tuple[tuple[str, Any], ...] = ()
+    linear_in: tuple[int, ...] = ()
+    dtype_operands: tuple[int, ...] | None = None
 
     def accepts_arity(self, count: int) -> bool:
         return count >= self.min_arity and (self.max_arity is None or count <= self.max_arity)
@@ -78,14 +84,6 @@ class Row:
 E, A, S, R = Category.ELEMENTWISE, Category.ANALYTIC, Category.STRUCTURAL, Category.REDUCTION
 C, I, D, H = Category.CONTRACTION, Category.INDEXING, Category.DYNAMIC, Category.HOST
 P = DTypePolicy
-
-
-_size_names = itertools.count()
-
-
-def _fresh_size_name() -> str:
-    """Each dynamic_truncate names its own run-time size, so two never pass as equal."""
-    return f"truncated{next(_size_names)}"
 
 
 def _unary_analytic(name: str, doc: str) -> Row:
@@ -171,90 +169,9 @@ ROWS: tuple[Row, ...] = (
         doc="upper triangle (last two axes)",
         defaults=(("k", 0),),
     ),
-    # --- indexing -------------------------------------------------------------------------
-    Row(
-        "gather",
-        I,
-        P.SAME_ANY,
-        2,
-        2,
-        ("offset_dims", "collapsed_slice_dims", "start_index_map", "slice_sizes"),
-        doc="lax.gather (index vector on the last axis, indices clamped)",
-    ),
-    Row(
-        "scatter_add",
-        I,
-        P.SAME_ANY,
-        3,
-        3,
-        ("update_window_dims", "inserted_window_dims", "scatter_dims_to_operand_dims"),
-        doc="lax.scatter_add (index vector on the last axis)",
-    ),
-    Row(
-        "slice",
-        I,
-        P.SAME_ANY,
-        1,
-        1,
-        ("start", "limit", "strides"),
-        linear=True,
-        doc="x[a:b:s]",
-        defaults=(("strides", None),),
-    ),
-    Row(
-        "dynamic_slice",
-        I,
-        P.SAME_ANY,
-        1,
-        None,
-        ("slice_sizes",),
-        doc="operand, then one int scalar start per axis (clamped in range)",
-    ),
-    Row(
-        "dynamic_update_slice",
-        I,
-        P.SAME_ANY,
-        2,
-        None,
-        doc="operand, update, then one int scalar start per axis (clamped)",
-    ),
-    Row(
-        "pad",
-        S,
-        P.SAME_ANY,
-        2,
-        2,
-        ("config",),
-        linear=True,
-        doc="pad(x, value) with (lo, hi, interior); linear in (x, value) jointly",
-    ),
     Row("concatenate", S, P.SAME_ANY, 1, None, ("axis",), linear=True, doc="join along axis"),
     Row("reverse", S, P.SAME_ANY, 1, 1, ("axes",), linear=True, doc="flip axes"),
     Row(
         "iota", S, P.CONSTANT, 0, 0, ("shape", "dtype", "dimension"), doc="0, 1, 2 ... on one axis"
     ),
-    # --- host and dynamic -----------------------------------------------------------------
-    Row("shape_of", H, P.SHAPE, 1, 1, ("axis",), host_only=True, doc="size of one axis (int64)"),
-    Row(
-        "dynamic_truncate",
-        D,
-        P.SAME_ANY,
-        2,
-        2,
-        ("axis", "size_name"),
-        host_only=True,
-        doc="cut an axis to a size known only at run time",
-        defaults=(("size_name", _fresh_size_name),),
-    ),
-    Row(
-        "pad_to_match",
-        D,
-        P.SAME_ANY,
-        2,
-        2,
-        ("axis",),
-        host_only=True,
-        doc="zero-pad an axis of x to the size of the same axis of a reference",
-    ),
-    Row("constant", H, P.CONSTANT, 0, 0, ("value",), host_only=True, doc="a literal array"),
 )

@@ -38,7 +38,9 @@ class OpDefinition:
 
     The fields after `prune` are a catalog primitive's home; an extension family leaves
     them None (its rules live in the transforms layer, keyed by its class):
-    - `shape(op, avals, guards) -> shape` (the dtype follows the row's dtype policy);
+    - `shape(op, avals, guards) -> shape`;
+    - `dtype(op, avals) -> dtype`, for a row whose result dtype no policy gives (a constant's
+      is its value's); None: the row's dtype policy;
     - `jvp(lax, op, primals, outputs, tangents) -> tangents` (None: a symbolic zero);
     - `transpose(lax, op, operands, linear_mask, cotangent) -> cotangents`, for linear rows;
     - `batch(lax, op, args, batch_dims) -> (outputs, out_dims)` (elementwise rows get theirs
@@ -58,7 +60,9 @@ class OpDefinition:
     kernel: Kernel | None  # kernel(op, *arrays) on the numpy engine
     prune: Callable[[Any, tuple[bool, ...]], Any] | None  # (op, live) -> cheaper op or None
     row: Row | None = None
+    linear_in: tuple[int, ...] = ()  # the row's `linear_in` (tf8.ops.catalog.Row)
     shape: Callable[..., Any] | None = None
+    dtype: Callable[..., Any] | None = None
     jvp: Callable[..., Any] | None = None
     transpose: Callable[..., Any] | None = None
     batch: Callable[..., Any] | None = None
@@ -71,6 +75,7 @@ def define(
     *,
     kernel: Kernel,
     shape: Callable[..., Any] | None = None,
+    dtype: Callable[..., Any] | None = None,
     jvp: Callable[..., Any] | None = None,
     transpose: Callable[..., Any] | None = None,
     batch: Callable[..., Any] | None = None,
@@ -81,9 +86,10 @@ def define(
 
     `shape` defaults to the elementwise rule (operands of one shape). An elementwise row
     gives `partials` (one per operand, None where it is not differentiable) instead of a
-    `jvp`; a linear row without a `jvp` gets the linear one (the op on the tangents);
-    a row whose outputs are not differentiable (piecewise constant, indices, bits) gives
-    neither, and its tangent is zero."""
+    `jvp`; a linear row without a `jvp` gets the linear one (the op on the tangents), and so
+    does a row linear in some operands (`Row.linear_in`: the op on those operands' tangents);
+    a row whose outputs are not differentiable (piecewise constant, indices, sizes, bits)
+    gives `jvp=zero_jvp`, and its tangent is zero."""
     return OpDefinition(
         name=row.name,
         rule_key=row.name,
@@ -95,13 +101,21 @@ def define(
         kernel=kernel,
         prune=None,
         row=row,
+        linear_in=row.linear_in,
         shape=_infer.elementwise_shape if shape is None else shape,
+        dtype=dtype,
         jvp=jvp,
         transpose=transpose,
         batch=batch,
         partials=partials,
         fusion=fusion,
     )
+
+
+def zero_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> list[None]:
+    """The `jvp` of a row whose outputs carry no derivative (sizes, literals, piecewise
+    constant values): a symbolic zero tangent for every output."""
+    return [None] * op.output_count
 
 
 _FAMILIES: dict[type, OpDefinition] = {}

@@ -1,12 +1,13 @@
 """dtype rules: how each catalog row's output dtype follows from its operands' dtypes.
 
-A row names a `DTypePolicy`; `infer_dtype` applies it (to the operands the policy reads) and
-raises DTypeError naming the op and the dtypes when the operands do not fit.
+A row names a `DTypePolicy`; `infer_dtype` applies it (to the operands the policy reads,
+`Row.dtype_operands`) and raises DTypeError naming the op and the dtypes when the operands
+do not fit. A row whose dtype no policy gives carries its own rule (`OpDefinition.dtype`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -53,8 +54,6 @@ def infer_dtype(op: Any, avals: Sequence[Aval]) -> np.dtype:
             raise DTypeError(f"{op.name}: dtype {avals[0].dtype} not accepted (real numbers)")
         return dt.int64
     if policy is DTypePolicy.CONSTANT:
-        if op.name == "constant":
-            return op["value"].array.dtype
         dtype = dt.as_dtype(op["dtype"])
         if dtype not in dt.NUMERIC:  # iota: a ramp 0, 1, 2, ... has no bool form
             raise DTypeError(f"{op.name}: dtype {dtype} not accepted (accepts numeric dtypes)")
@@ -63,7 +62,8 @@ def infer_dtype(op: Any, avals: Sequence[Aval]) -> np.dtype:
         if avals[0].dtype != dt.bool_:
             raise DTypeError(f"{op.name}: predicate must be bool, got {avals[0].dtype}")
         return _uniform_dtype(op, avals[1:], dt.DTYPES)
-    operands = _DTYPE_OPERANDS.get(op.name, lambda a: a)(avals)
+    read = op.row.dtype_operands
+    operands = avals if read is None else [avals[i] for i in read]
     result = _uniform_dtype(op, operands, _POLICY_DTYPES[policy])
     if policy is DTypePolicy.COMPARE_TO_BOOL:
         return dt.bool_
@@ -84,15 +84,3 @@ def _bitcast_dtype(op: Any, source: np.dtype) -> np.dtype:
     if source.itemsize != target.itemsize:
         raise DTypeError(f"{op.name}: {source} to {target} changes the width (same width only)")
     return target
-
-
-# Rows whose dtype policy applies to only some operands (the rest are indices or fill values).
-_DTYPE_OPERANDS: dict[str, Callable[[Sequence[Aval]], Sequence[Aval]]] = {
-    "gather": lambda a: a[:1],
-    "scatter_add": lambda a: (a[0], a[2]),
-    "dynamic_slice": lambda a: a[:1],
-    "dynamic_update_slice": lambda a: a[:2],
-    "dynamic_truncate": lambda a: a[:1],
-    "pad_to_match": lambda a: a[:1],
-    "shape_of": lambda a: a[:1],
-}

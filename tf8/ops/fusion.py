@@ -11,10 +11,13 @@ Engines read these instead of keeping tables keyed by primitive name:
   `bool_operands` are the operand positions that may be bool, and `bool_result` says the
   result is bool (compare); `accumulate` is a reduction's `(initial value, lanes function
   folding a block)`;
-- the Dask engine runs an elementwise row's kernel on each block, unless `whole_array` says
-  the kernel is written with array methods dask arrays share (`.real`, `.astype`): then it
-  calls the kernel once on the lazy arrays themselves (convert: one `astype`, no task per
-  block of its own).
+- the Dask engine builds lazy `dask.array` graphs: `Fusion.dask(kit, op, *arrays)` is a
+  row's own lazy kernel, for a row that maps to dask.array operations (slices, padding);
+  `kit` is what the engine hands in (`kit.array` is `dask.array`, `kit.as_dask(x)`,
+  `kit.single_chunk(op, *arrays)` runs the numpy kernel as one task), so the home imports
+  no dask. Without one, an elementwise row's kernel runs on each block, unless `whole_array`
+  says the kernel is written with array methods dask arrays share (`.real`, `.astype`):
+  then it is called once on the lazy arrays themselves (convert: one `astype`).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ class Fusion:
     whole_array: bool = False
     reduce: tuple[np.ufunc, bool] | None = None
     accumulate: tuple[str, str] | None = None
+    dask: Callable[..., Any] | None = None
 
 
 # --- numpy engine: ufunc steps ------------------------------------------------------------

@@ -13,8 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ShapeGuardError
-from tf8.ops.gather import gather_kernel, scatter_add_kernel
 from tf8.ops.igamma_grad_kernels import igamma_grad_a_kernel, random_gamma_grad_kernel
 
 Kernel = Callable[..., np.ndarray]
@@ -123,70 +121,12 @@ def _embed_diag(op: Any, x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _slice(op: Any, x: np.ndarray) -> np.ndarray:
-    strides = op["strides"] or (1,) * x.ndim
-    return x[tuple(slice(a, b, s) for a, b, s in zip(op["start"], op["limit"], strides))]
-
-
-def _clamped_starts(shape: tuple[int, ...], sizes: tuple[int, ...], starts: tuple) -> list[int]:
-    return [int(min(max(int(s), 0), d - z)) for s, d, z in zip(starts, shape, sizes)]
-
-
-def _dynamic_slice(op: Any, x: np.ndarray, *starts: np.ndarray) -> np.ndarray:
-    sizes = op["slice_sizes"]
-    begin = _clamped_starts(x.shape, sizes, starts)
-    return x[tuple(slice(b, b + z) for b, z in zip(begin, sizes))]
-
-
-def _dynamic_update_slice(
-    op: Any, x: np.ndarray, update: np.ndarray, *starts: np.ndarray
-) -> np.ndarray:
-    begin = _clamped_starts(x.shape, update.shape, starts)
-    out = x.copy()
-    out[tuple(slice(b, b + z) for b, z in zip(begin, update.shape))] = update
-    return out
-
-
-def _pad(op: Any, x: np.ndarray, value: np.ndarray) -> np.ndarray:
-    config = op["config"]
-    inner = [d + max(d - 1, 0) * i for d, (_, _, i) in zip(x.shape, config)]
-    grown = [max(lo, 0) + n + max(hi, 0) for n, (lo, hi, _) in zip(inner, config)]
-    out = np.full(grown, value, dtype=x.dtype)
-    interior = tuple(
-        slice(max(lo, 0), max(lo, 0) + n, i + 1) for n, (lo, _, i) in zip(inner, config)
-    )
-    out[interior] = x
-    # Negative padding crops.
-    crop = tuple(slice(-min(lo, 0), g + min(hi, 0)) for g, (lo, hi, _) in zip(grown, config))
-    return out[crop]
-
-
 def _iota(op: Any) -> np.ndarray:
     shape, dim = tuple(op["shape"]), op["dimension"]
     ramp = np.arange(shape[dim], dtype=np.dtype(op["dtype"]))
     view = [1] * len(shape)
     view[dim] = shape[dim]
     return np.broadcast_to(ramp.reshape(view), shape)
-
-
-def _dynamic_truncate(op: Any, x: np.ndarray, size: np.ndarray) -> np.ndarray:
-    axis = op["axis"]
-    n = int(size)
-    if not 0 <= n <= x.shape[axis]:
-        raise ShapeGuardError(f"dynamic_truncate: size {n} outside [0, {x.shape[axis]}]")
-    return np.take(x, np.arange(n), axis=axis)
-
-
-def _pad_to_match(op: Any, x: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    axis = op["axis"]
-    extra = ref.shape[axis] - x.shape[axis]
-    if extra < 0:
-        raise ShapeGuardError(
-            f"pad_to_match: axis {axis} of {x.shape} is longer than the reference {ref.shape}"
-        )
-    widths = [(0, 0)] * x.ndim
-    widths[axis] = (0, extra)
-    return np.pad(x, widths)
 
 
 KERNELS: dict[str, Kernel] = {
@@ -219,17 +159,7 @@ KERNELS: dict[str, Kernel] = {
     "embed_diag": _embed_diag,
     "tril": lambda op, x: np.tril(x, op["k"]),
     "triu": lambda op, x: np.triu(x, op["k"]),
-    "slice": _slice,
-    "dynamic_slice": _dynamic_slice,
-    "dynamic_update_slice": _dynamic_update_slice,
-    "pad": _pad,
     "concatenate": lambda op, *xs: np.concatenate(xs, axis=op["axis"]),
     "reverse": lambda op, x: np.flip(x, op["axes"]),
     "iota": _iota,
-    "shape_of": lambda op, x: np.asarray(x.shape[op["axis"]], dtype=np.int64),
-    "dynamic_truncate": _dynamic_truncate,
-    "pad_to_match": _pad_to_match,
-    "constant": lambda op: op["value"].array,
-    "gather": gather_kernel,
-    "scatter_add": scatter_add_kernel,
 }

@@ -21,7 +21,6 @@ from ..control.batching import control_batching_rules
 from ..walk import GraphWalk, RuleTable, interpret
 from .core import BatchRule
 from .families import RULES as FAMILY_RULES
-from .indexing import RULES as INDEXING_RULES
 from .rules import RULES as PRIMITIVE_RULES
 from .rules import home_batch
 
@@ -77,7 +76,7 @@ def batch_graph(
 BATCHING = RuleTable(
     "batching",
     "batch",
-    {**PRIMITIVE_RULES, **INDEXING_RULES, **FAMILY_RULES, **control_batching_rules(batch_graph)},
+    {**PRIMITIVE_RULES, **FAMILY_RULES, **control_batching_rules(batch_graph)},
     missing=_no_rule,
     derive=home_batch,
 )

@@ -1,9 +1,9 @@
 """Batching rules of the elementwise, analytic, reduction, contraction and structural rows.
 
 Rules move as little as they can: an elementwise op keeps a batch axis its batched operands
-share, a reduction or `slice` shifts its axis numbers around the batch axis, and `dot_general`
+share, a reduction shifts its axis numbers around the batch axis, and `dot_general`
 folds the batch axis into its batch or free axes, so an unbatched operand (a weight matrix)
-is never broadcast. Indexing and dynamic rows are in `indexing`.
+is never broadcast. Rows defined in a family module carry their own (`home_batch`).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _no_operands(op, args, dims):
     raise ShapeError(f"vmap: {op!r} has no operands, so nothing of it is batched")
 
 
-RULES["iota"] = RULES["constant"] = _no_operands
+RULES["iota"] = _no_operands
 
 
 # --- reductions ------------------------------------------------------------------------------
@@ -180,17 +180,6 @@ def _trailing(count: int):
     return rule
 
 
-def _slice(op, args, dims):
-    (x,), (d,) = args, dims
-    start, limit, strides = list(op["start"]), list(op["limit"]), op["strides"]
-    start.insert(d, 0)
-    limit.insert(d, x.shape[d])
-    if strides is not None:
-        strides = (*strides[:d], 1, *strides[d:])
-    changed = with_params(op, start=tuple(start), limit=tuple(limit), strides=strides)
-    return [apply(changed, [x])[0]], [d]
-
-
 def _reverse(op, args, dims):
     (x,), (d,) = args, dims
     axes = tuple(batched_axis(a, d) for a in _example_axes(op["axes"], x.ndim - 1))
@@ -213,7 +202,6 @@ RULES.update(
         "embed_diag": _trailing(1),
         "tril": _trailing(2),
         "triu": _trailing(2),
-        "slice": _slice,
         "reverse": _reverse,
         "concatenate": _concatenate,
     }

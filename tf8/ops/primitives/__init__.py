@@ -17,9 +17,9 @@ from tf8.ops.definition import OpDefinition, define
 from tf8.ops.infer import SHAPE_RULES
 from tf8.ops.kernels import KERNELS
 
-from . import analytic, arithmetic, complex_parts, logic
+from . import analytic, arithmetic, complex_parts, host, indexing, logic, padding, slicing
 
-FAMILIES = (analytic, arithmetic, complex_parts, logic)
+FAMILIES = (analytic, arithmetic, complex_parts, logic, indexing, slicing, padding, host)
 
 
 def _older(row: Row) -> OpDefinition:

@@ -17,10 +17,10 @@ import numpy as np
 
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import Category, DTypePolicy, Row
-from tf8.ops.definition import OpDefinition, define
+from tf8.ops.definition import OpDefinition, define, zero_jvp
 from tf8.ops.fusion import PREVIOUS, Fusion, Step, Steps, call, direct, infix
 
-from .common import binary_kernel, transpose_each, unary_kernel, zero_jvp
+from .common import binary_kernel, transpose_each, unary_kernel
 
 _E, _P = Category.ELEMENTWISE, DTypePolicy
 

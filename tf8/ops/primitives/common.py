@@ -1,4 +1,5 @@
-"""Helpers the family modules share: kernels made from numpy and scipy functions."""
+"""Helpers the family modules share: kernels made from numpy and scipy functions, and the
+batching rule of a row without operands."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from tf8.errors import ShapeError
 
 Kernel = Callable[..., np.ndarray]
 
@@ -41,12 +44,6 @@ def special_kernel(name: str) -> Kernel:
     return kernel
 
 
-def zero_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> list[None]:
-    """The JVP of a row whose outputs carry no derivative (piecewise constant, bits, bools):
-    a symbolic zero tangent for every output."""
-    return [None] * op.output_count
-
-
 def transpose_each(fn: Callable[[Any, Any, Any], Any]) -> Callable[..., list[Any]]:
     """A transpose rule giving each linear operand its cotangent independently:
     `fn(lax, ct, operand)`, None for the operands that are not linear."""
@@ -55,3 +52,9 @@ def transpose_each(fn: Callable[[Any, Any, Any], Any]) -> Callable[..., list[Any
         return [fn(lax, ct, x) if is_linear else None for x, is_linear in zip(operands, linear)]
 
     return rule
+
+
+def no_operands(lax: Any, op: Any, args: list, dims: list) -> tuple[list, list]:
+    """The batching rule of a row without operands (constant, iota): never called by vmap,
+    which has nothing of it to batch."""
+    raise ShapeError(f"vmap: {op!r} has no operands, so nothing of it is batched")

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from tf8.ops.catalog import Category, DTypePolicy, Row
-from tf8.ops.definition import OpDefinition, define
+from tf8.ops.definition import OpDefinition, define, zero_jvp
 from tf8.ops.fusion import Fusion, Step, Steps, by_dtype, direct
 
-from .common import Kernel, zero_jvp
+from .common import Kernel
 
 _E, _P = Category.ELEMENTWISE, DTypePolicy
 

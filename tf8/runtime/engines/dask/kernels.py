@@ -8,7 +8,8 @@ a lazy dask array (a tuple of them for an op with several outputs); nothing is c
   kernel written with methods dask arrays share runs on the lazy arrays themselves
   (`Fusion.whole_array`: convert's `astype`);
 - reductions, `cumsum`, `dot_general` (as `da.einsum`), einsum and the structural rows map to
-  their dask.array counterparts;
+  their dask.array counterparts (a row defined in a family module carries its own lazy kernel,
+  `Fusion.dask`, handed `KIT`);
 - every other op runs its own numpy kernel as **one task**, when each operand is a single
   chunk (small data, or data rechunked so); on chunked operands it raises
   `tf8.errors.ChunkingError`, naming the op and saying what to do (rechunk, or compute
@@ -20,7 +21,9 @@ The tasks (`Block`) hold the op and look its kernel up where they run, so they p
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import dask
@@ -209,40 +212,6 @@ def _broadcast_in_dim(op: Any, x: Any) -> Any:
     return da.broadcast_to(as_dask(x).reshape(expanded), shape)
 
 
-def _slice(op: Any, x: Any) -> Any:
-    strides = op["strides"] or (1,) * x.ndim
-    return as_dask(x)[tuple(slice(a, b, s) for a, b, s in zip(op["start"], op["limit"], strides))]
-
-
-def _interior(x: Any, value: Any, axis: int, gap: int) -> Any:
-    """`gap` pad values between neighbours along `axis`: each element followed by `gap`
-    values (a new axis after `axis`, merged into it), the trailing ones cut."""
-    n = x.shape[axis]
-    if not gap or n < 2:
-        return x
-    after = (slice(None),) * (axis + 1)
-    fill = da.broadcast_to(value, (*x.shape[: axis + 1], gap, *x.shape[axis + 1 :]))
-    pairs = da.concatenate([x[(*after, None)], fill], axis=axis + 1)
-    merged = pairs.reshape((*x.shape[:axis], n * (gap + 1), *x.shape[axis + 1 :]))
-    return merged[(*after[:axis], slice(0, n + (n - 1) * gap))]
-
-
-def _pad(op: Any, x: Any, value: Any) -> Any:
-    """Interior padding interleaves, edge padding concatenates broadcast pad values, and
-    negative padding crops (all lazily, on any chunking)."""
-    x, value = as_dask(x), as_dask(value)
-    for axis, (lo, hi, gap) in enumerate(op["config"]):
-        x = _interior(x, value, axis, gap)
-        stop = x.shape[axis] + min(hi, 0)
-        x = x[(slice(None),) * axis + (slice(-min(lo, 0), stop),)]
-        parts = []
-        for width in (max(lo, 0), max(hi, 0)):
-            shape = (*x.shape[:axis], width, *x.shape[axis + 1 :])
-            parts.append(da.broadcast_to(value, shape) if width else None)
-        x = da.concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=axis)
-    return x
-
-
 def _iota(op: Any) -> Any:
     shape, dim = tuple(op["shape"]), op["dimension"]
     ramp = da.arange(shape[dim], dtype=np.dtype(op["dtype"]))
@@ -301,42 +270,6 @@ def along_axis(op: Any, *xs: Any) -> Any:
     return da.map_blocks(Block(op), x, chunks=chunks, dtype=out.dtype, meta=_meta(out))
 
 
-def _static_starts(shape: Sequence[int], sizes: Sequence[int], starts: Sequence[Any]) -> Any:
-    """Clamped start indices when they are known now (numpy constants), else None."""
-    if any(isinstance(s, da.Array) for s in starts):
-        return None
-    return [int(min(max(int(s), 0), d - z)) for s, d, z in zip(starts, shape, sizes)]
-
-
-def _dynamic_slice(op: Any, x: Any, *starts: Any) -> Any:
-    """A slice at constant starts; starts computed in the program: one task (one chunk)."""
-    begin = _static_starts(x.shape, op["slice_sizes"], starts)
-    if begin is None:
-        return single_chunk(op, x, *starts)
-    sizes = op["slice_sizes"]
-    return as_dask(x)[tuple(slice(b, b + z) for b, z in zip(begin, sizes))]
-
-
-def _dynamic_update_slice(op: Any, x: Any, update: Any, *starts: Any) -> Any:
-    """An update at constant starts: `x` cut around the window and concatenated back."""
-    begin = _static_starts(x.shape, update.shape, starts)
-    if begin is None:
-        return single_chunk(op, x, update, *starts)
-
-    def place(part: Any, axis: int) -> Any:
-        if axis == part.ndim:
-            return as_dask(update)
-        b, z = begin[axis], update.shape[axis]
-
-        def cut(lo: int, hi: int) -> Any:
-            return part[(slice(None),) * axis + (slice(lo, hi),)]
-
-        pieces = [cut(0, b), place(cut(b, b + z), axis + 1), cut(b + z, part.shape[axis])]
-        return da.concatenate([p for p in pieces if p.shape[axis]], axis=axis)
-
-    return place(as_dask(x), 0) if x.ndim else as_dask(update)
-
-
 def _embed_diag(op: Any, x: Any) -> Any:
     """(..., n) → (..., n, n): x[..., j] where row == column j, zero elsewhere."""
     x = as_dask(x)
@@ -353,18 +286,13 @@ STRUCTURAL: dict[str, Kernel] = {
     "transpose": lambda op, x: da.transpose(as_dask(x), op["permutation"]),
     "reshape": lambda op, x: da.reshape(as_dask(x), op["shape"]),
     "broadcast_in_dim": _broadcast_in_dim,
-    "slice": _slice,
-    "pad": _pad,
     "concatenate": _concatenate,
-    "dynamic_slice": _dynamic_slice,
-    "dynamic_update_slice": _dynamic_update_slice,
     "reverse": lambda op, x: da.flip(as_dask(x), op["axes"]),
     "iota": _iota,
     "tril": _triangle,
     "triu": _triangle,
     "extract_diag": lambda op, x: da.diagonal(as_dask(x), axis1=-2, axis2=-1),
     "embed_diag": _embed_diag,
-    "constant": lambda op: op["value"].array,
 }
 
 REDUCTIONS: dict[str, Kernel] = {
@@ -378,15 +306,21 @@ REDUCTIONS: dict[str, Kernel] = {
     "dot_general": _dot_general,
 }
 
-# Rows that stay on the host or need sizes known only while running: the engine refuses them.
-REFUSED = {"shape_of", "dynamic_truncate", "pad_to_match"}
+# What a primitive's own Dask kernel (`Fusion.dask`, in its home) is handed, as `kit`.
+KIT = SimpleNamespace(array=da, as_dask=as_dask, single_chunk=single_chunk)
 
 
 def by_category(found: Any) -> Kernel | None:
-    """The kernel of a catalog primitive by its category: tf8's numpy kernel on each block for
-    an elementwise or analytic row (on the lazy arrays themselves where the definition says it
-    runs on them, `Fusion.whole_array`), one task on a single chunk otherwise (None: refused)."""
-    if found.row is None or found.host_only or found.name in REFUSED:
+    """The kernel of a catalog primitive: its own (`Fusion.dask`), else by its category:
+    tf8's numpy kernel on each block for an elementwise or analytic row (on the lazy arrays
+    themselves where the definition says it runs on them, `Fusion.whole_array`), one task on
+    a single chunk otherwise (None: refused, a host row, whose sizes are known only while
+    running)."""
+    if found.row is None:
+        return None
+    if found.fusion.dask is not None:
+        return functools.partial(found.fusion.dask, KIT)
+    if found.host_only:
         return None
     if found.fusion.whole_array:
         return whole_array
