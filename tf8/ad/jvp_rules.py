@@ -26,7 +26,6 @@ from tf8.lax.builders import (
     materialize,
     mul,
     neg,
-    normalize_axes,
     real,
     scale,
     select,
@@ -54,7 +53,7 @@ ELEMENTWISE_PARTIALS: dict[str, tuple[Callable[..., Any] | None, ...]] = {}
 # Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
 ZERO_DERIVATIVE = (
     "sign compare and or not xor shift_left shift_right_logical shift_right_arithmetic"
-    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant".split()
+    " bitcast_convert_type floor ceil round shape_of constant".split()
 )
 
 
@@ -88,15 +87,16 @@ def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
 
 def home_jvp(found: OpDefinition) -> JvpRule | None:
     """The JVP rule of a primitive from its home: its own rule, or the elementwise rule of
-    its partials, or the linear one; each handed the rule kit as `lax`. None: it has none."""
+    its partials, or the linear one, each handed the rule kit as `lax`; a row that gives
+    none of them is not differentiable (its tangent is zero). None: not a catalog row."""
     if found.jvp is not None:
         return functools.partial(found.jvp, rulekit)
     if found.partials is not None:
         return elementwise_rule(
             tuple(None if p is None else functools.partial(p, rulekit) for p in found.partials)
         )
-    if found.row is not None and found.linear:
-        return linear_jvp
+    if found.row is not None:  # a row without jvp or partials: linear, or not differentiable
+        return linear_jvp if found.linear else zero_rule
     return None
 
 
@@ -201,17 +201,8 @@ def _div_rule(op, primals, outputs, tangents):
     ]
 
 
-def _dot_general_rule(op, primals, outputs, tangents):
-    x, y = primals
-    tx, ty = tangents
-    left = None if tx is None else apply(op, [tx, y])[0]
-    right = None if ty is None else apply(op, [x, ty])[0]
-    return [add_any(left, right)]
-
-
 JVP_RULES["mul"] = _mul_rule
 JVP_RULES["div"] = _div_rule
-JVP_RULES["dot_general"] = _dot_general_rule
 
 
 def _pow_rule(op, primals, outputs, tangents):
@@ -313,57 +304,3 @@ defjvp_elementwise(
 
 for _name, _partials in SPECIAL_PARTIALS.items():
     defjvp_elementwise(_name, *_partials)
-
-
-def _reduce_extremum_rule(op, primals, outputs, tangents):
-    """Tangent of max/min over axes: the mean of the tangents at the tied extremal positions."""
-    (x,), (t,) = primals, tangents
-    if t is None:
-        return [None]
-    axes = normalize_axes(op["axes"], x.ndim)
-    kept = tuple(i for i in range(x.ndim) if i not in axes)
-    out = apply1("broadcast_in_dim", [outputs[0]], shape=x.shape, broadcast_dimensions=kept)
-    mask = convert(compare(x, out, "eq"), x.dtype)
-    count = apply1("reduce_sum", [mask], axes=axes)
-    return [div(apply1("reduce_sum", [mul(t, mask)], axes=axes), count)]
-
-
-JVP_RULES["reduce_max"] = _reduce_extremum_rule
-JVP_RULES["reduce_min"] = _reduce_extremum_rule
-
-
-def _reduce_prod_rule(op, primals, outputs, tangents):
-    """d prod = sum_i t_i * prod_{j != i} x_j, exact at zeros (no division by x)."""
-    (x,), (t,) = primals, tangents
-    if t is None:
-        return [None]
-    axes = normalize_axes(op["axes"], x.ndim)
-    kept = tuple(i for i in range(x.ndim) if i not in axes)
-    perm = kept + tuple(axes)
-    size = 1
-    for a in axes:
-        size = size * x.shape[a]
-    batch = tuple(x.shape[i] for i in kept)
-    flat = apply1("reshape", [apply1("transpose", [x], permutation=perm)], shape=batch + (size,))
-    t_flat = apply1("reshape", [apply1("transpose", [t], permutation=perm)], shape=batch + (size,))
-    nb = len(batch)
-    # others[..., i, j] = x_j for j != i, 1 on the diagonal; its product over j excludes x_i.
-    grid = apply1(
-        "broadcast_in_dim",
-        [flat],
-        shape=batch + (size, size),
-        broadcast_dimensions=tuple(range(nb)) + (nb + 1,),
-    )
-    rows = apply1("iota", [], shape=(size, size), dtype=dt.int64, dimension=0)
-    cols = apply1("iota", [], shape=(size, size), dtype=dt.int64, dimension=1)
-    diagonal = apply1(
-        "broadcast_in_dim",
-        [compare(rows, cols, "eq")],
-        shape=batch + (size, size),
-        broadcast_dimensions=(nb, nb + 1),
-    )
-    others = apply1("reduce_prod", [select(diagonal, 1, grid)], axes=(nb + 1,))
-    return [apply1("reduce_sum", [mul(t_flat, others)], axes=(nb,))]
-
-
-JVP_RULES["reduce_prod"] = _reduce_prod_rule

@@ -17,9 +17,9 @@ from tf8.ops.definition import OpDefinition, define
 from tf8.ops.infer import SHAPE_RULES
 from tf8.ops.kernels import KERNELS
 
-from . import analytic
+from . import analytic, contraction, reductions, structural
 
-FAMILIES = (analytic,)
+FAMILIES = (analytic, reductions, contraction, structural)
 
 
 def _older(row: Row) -> OpDefinition:
