@@ -4,7 +4,7 @@
 element expressions `args`; the code runs inside a compiled loop (numba, `error_model=
 "numpy"`: IEEE results, no exceptions), with `np` and `math` in scope. maximum/minimum
 propagate NaN as numpy's do (operands are plain names or array reads, so repeating them
-costs nothing). A reduction is an accumulator (`REDUCTIONS`: its initial value and the
+costs nothing). A reduction is an accumulator (`accumulation`: its initial value and the
 lanes.py function folding a block into it). Only real floating dtypes are placed here (see
 `NumbaEngine.supports`); everything else falls back to the numpy engine.
 """
@@ -56,7 +56,6 @@ SCALAR: dict[str, ScalarCode] = {
     "ceil": _call("np.ceil"),
     "round": _call("np.rint"),
     "convert": lambda op, a: f"np.{np.dtype(op['dtype']).name}({a[0]})",
-    "broadcast_in_dim": lambda op, a: a[0],  # of a 0-d value (NumbaEngine.supports)
 }
 
 # ... and every primitive whose definition carries its scalar code (tf8/ops/primitives/).
@@ -70,13 +69,16 @@ REPEATS = frozenset({"maximum", "minimum", "clamp"})
 BOOL_OPERANDS: dict[str, tuple[int, ...]] = {"select": (0,)}
 BOOL_RESULT = frozenset({"compare"})
 
-# reduction → (initial value, the lanes.py function folding a block into the accumulator)
+# ... and every reduction whose definition carries an accumulator: (initial value, the
+# lanes.py function folding a block into it).
 REDUCTIONS: dict[str, tuple[str, str]] = {
-    "reduce_sum": ("0.0", "sum_block"),
-    "reduce_prod": ("1.0", "prod_block"),
-    "reduce_max": ("-np.inf", "max_block"),
-    "reduce_min": ("np.inf", "min_block"),
+    d.name: d.fusion.accumulate for d in PRIMITIVES.values() if d.fusion.accumulate
 }
+
+
+def accumulation(op: Any) -> tuple[str, str] | None:
+    """A reduction's accumulator (its definition's fusion facts), or None."""
+    return definition(op).fusion.accumulate
 
 
 def scalar_code(op: Any) -> ScalarCode | None:
