@@ -18,18 +18,12 @@ from tf8.lax import rulekit
 from tf8.lax.builders import (
     Tangent,
     add_any,
-    compare,
-    convert,
-    div,
     materialize,
     mul,
     neg,
-    normalize_axes,
-    select,
     unary,
 )
-from tf8.lax.core import apply, apply1
-from tf8.ops import dtypes as dt
+from tf8.lax.core import apply
 from tf8.ops.catalog import ROWS
 from tf8.ops.definition import OpDefinition, zero_jvp
 from tf8.ops.primitive import Primitive
@@ -46,16 +40,10 @@ JVP_RULES: dict[str, JvpRule] = {}
 # tape's reverse mode (tf8.ad.tape) multiplies cotangents by them directly.
 ELEMENTWISE_PARTIALS: dict[str, tuple[Callable[..., Any] | None, ...]] = {}
 
-# Rows whose outputs are piecewise constant or not real numbers: their derivative is zero.
-ZERO_DERIVATIVE = "argmax argmin iota".split()
-
 
 def zero_rule(op: Primitive, primals, outputs, tangents) -> list[Tangent]:
+    """The JVP of an op whose outputs carry no derivative (a home's `zero_jvp`)."""
     return [None] * op.output_count
-
-
-for _name in ZERO_DERIVATIVE:
-    JVP_RULES[_name] = zero_rule
 
 
 def elementwise_rule(partials: tuple[Callable[..., Any] | None, ...]) -> JvpRule:
@@ -143,17 +131,6 @@ for _found in PRIMITIVES.values():
                 ELEMENTWISE_PARTIALS[_found.name] = _rule.partials  # type: ignore[attr-defined]
 
 
-def _dot_general_rule(op, primals, outputs, tangents):
-    x, y = primals
-    tx, ty = tangents
-    left = None if tx is None else apply(op, [tx, y])[0]
-    right = None if ty is None else apply(op, [x, ty])[0]
-    return [add_any(left, right)]
-
-
-JVP_RULES["dot_general"] = _dot_general_rule
-
-
 defjvp_elementwise(
     "erf", lambda x, out: mul(2.0 / math.sqrt(math.pi), unary("exp", neg(mul(x, x))))
 )
@@ -164,57 +141,3 @@ defjvp_elementwise(
 
 for _name, _partials in SPECIAL_PARTIALS.items():
     defjvp_elementwise(_name, *_partials)
-
-
-def _reduce_extremum_rule(op, primals, outputs, tangents):
-    """Tangent of max/min over axes: the mean of the tangents at the tied extremal positions."""
-    (x,), (t,) = primals, tangents
-    if t is None:
-        return [None]
-    axes = normalize_axes(op["axes"], x.ndim)
-    kept = tuple(i for i in range(x.ndim) if i not in axes)
-    out = apply1("broadcast_in_dim", [outputs[0]], shape=x.shape, broadcast_dimensions=kept)
-    mask = convert(compare(x, out, "eq"), x.dtype)
-    count = apply1("reduce_sum", [mask], axes=axes)
-    return [div(apply1("reduce_sum", [mul(t, mask)], axes=axes), count)]
-
-
-JVP_RULES["reduce_max"] = _reduce_extremum_rule
-JVP_RULES["reduce_min"] = _reduce_extremum_rule
-
-
-def _reduce_prod_rule(op, primals, outputs, tangents):
-    """d prod = sum_i t_i * prod_{j != i} x_j, exact at zeros (no division by x)."""
-    (x,), (t,) = primals, tangents
-    if t is None:
-        return [None]
-    axes = normalize_axes(op["axes"], x.ndim)
-    kept = tuple(i for i in range(x.ndim) if i not in axes)
-    perm = kept + tuple(axes)
-    size = 1
-    for a in axes:
-        size = size * x.shape[a]
-    batch = tuple(x.shape[i] for i in kept)
-    flat = apply1("reshape", [apply1("transpose", [x], permutation=perm)], shape=batch + (size,))
-    t_flat = apply1("reshape", [apply1("transpose", [t], permutation=perm)], shape=batch + (size,))
-    nb = len(batch)
-    # others[..., i, j] = x_j for j != i, 1 on the diagonal; its product over j excludes x_i.
-    grid = apply1(
-        "broadcast_in_dim",
-        [flat],
-        shape=batch + (size, size),
-        broadcast_dimensions=tuple(range(nb)) + (nb + 1,),
-    )
-    rows = apply1("iota", [], shape=(size, size), dtype=dt.int64, dimension=0)
-    cols = apply1("iota", [], shape=(size, size), dtype=dt.int64, dimension=1)
-    diagonal = apply1(
-        "broadcast_in_dim",
-        [compare(rows, cols, "eq")],
-        shape=batch + (size, size),
-        broadcast_dimensions=(nb, nb + 1),
-    )
-    others = apply1("reduce_prod", [select(diagonal, 1, grid)], axes=(nb + 1,))
-    return [apply1("reduce_sum", [mul(t_flat, others)], axes=(nb,))]
-
-
-JVP_RULES["reduce_prod"] = _reduce_prod_rule

@@ -14,16 +14,39 @@ from __future__ import annotations
 from tf8.errors import ParameterError
 from tf8.ops.catalog import ROWS, Row
 from tf8.ops.definition import OpDefinition, define
-from tf8.ops.infer import SHAPE_RULES
 from tf8.ops.kernels import KERNELS
 
-from . import analytic, arithmetic, complex_parts, host, indexing, logic, padding, slicing
+from . import (
+    analytic,
+    arithmetic,
+    complex_parts,
+    contraction,
+    host,
+    indexing,
+    logic,
+    padding,
+    reductions,
+    slicing,
+    structural,
+)
 
-FAMILIES = (analytic, arithmetic, complex_parts, logic, indexing, slicing, padding, host)
+FAMILIES = (
+    analytic,
+    arithmetic,
+    complex_parts,
+    logic,
+    reductions,
+    contraction,
+    structural,
+    indexing,
+    slicing,
+    padding,
+    host,
+)
 
 
 def _older(row: Row) -> OpDefinition:
-    return define(row, kernel=KERNELS[row.name], shape=SHAPE_RULES.get(row.name))
+    return define(row, kernel=KERNELS[row.name])
 
 
 PRIMITIVES: dict[str, OpDefinition] = {

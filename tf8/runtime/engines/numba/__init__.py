@@ -33,7 +33,7 @@ from . import random as kernel_ops
 from .codegen import TOLERANCE, Source
 from .indexing import INDEXED, VIEWS, loop_code
 from .nests import NestSource, view_shapes
-from .scalar import REDUCTIONS, SCALAR, bool_operands, bool_result, scalar_code
+from .scalar import REDUCTIONS, SCALAR, accumulation, bool_operands, bool_result, scalar_code
 
 __all__ = ["TOLERANCE", "NumbaEngine"]
 
@@ -60,7 +60,7 @@ def _flat(inst: Any, program: Any) -> bool:
     ):
         return False
     x = avals[inst.inputs[0]] if inst.inputs else None
-    if inst.name in REDUCTIONS:
+    if accumulation(inst.op) is not None:
         return not views and tuple(inst.op["axes"]) == tuple(range(x.ndim)) and x.ndim > 0
     if inst.name == "broadcast_in_dim":
         return not x.ndim
@@ -100,7 +100,7 @@ class NumbaEngine(Engine):
         if name == "dot_general":
             contracted = math.prod(ins[0].shape[a] for a in op["contracting"][0])
             return math.prod(out.shape) * contracted <= MAX_CONTRACTION
-        if name in REDUCTIONS or name in INDEXED:
+        if accumulation(op) is not None or name in INDEXED:
             return True
         return all(a.shape == out.shape for a in ins)
 
@@ -110,7 +110,9 @@ class NumbaEngine(Engine):
             return True
         arrays = 0
         for inst in instructions:
-            arrays += bool(program.slot_avals[inst.outputs[0]].ndim) or inst.name in REDUCTIONS
+            arrays += bool(program.slot_avals[inst.outputs[0]].ndim) or (
+                accumulation(inst.op) is not None
+            )
         return arrays >= MIN_OPS
 
     def places(self, inst: Any, program: Any) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .lanes import FOLDS
-from .scalar import REDUCTIONS, scalar_code
+from .scalar import accumulation, scalar_code
 
 TOLERANCE = {"float64": 1e-10, "float32": 1e-4}
 BLOCK = 256  # elements per block of a loop with reductions
@@ -55,7 +55,7 @@ class Loop:
 
 
 def _is_reduction(inst: Any) -> bool:
-    return inst.name in REDUCTIONS
+    return accumulation(inst.op) is not None
 
 
 def _members(loop: Loop) -> list[Any]:
@@ -106,7 +106,7 @@ class Source:
                     self.inputs.append(s)
         self.escapes = list(escapes)
         self.loops = plan(program, self.instructions)
-        self.header = header({REDUCTIONS[i.name][1] for i in self.instructions if _is_reduction(i)})
+        self.header = header({accumulation(i.op)[1] for i in self.instructions if _is_reduction(i)})
         self.lines: list[str] = []
         self.parallel = False  # emitting the prange variant of the one loop
         self.loop_of: dict[int, int] = {}
@@ -262,7 +262,7 @@ class Source:
                 self.emit(f"t{s} = np.empty({size}, {_dtype(self.program, s)})")
         for inst in reductions:
             s = inst.outputs[0]
-            init = REDUCTIONS[inst.name][0]
+            init = accumulation(inst.op)[0]
             self.emit(f"b{s} = np.empty({min(BLOCK, size)}, np.float64)")
             self.emit(f"r{s} = np.float64({init})")
         depth = 2
@@ -287,7 +287,7 @@ class Source:
             return
         for inst in reductions:
             s = inst.outputs[0]
-            self.emit(f"r{s} = {REDUCTIONS[inst.name][1]}(r{s}, b{s}, m)", 2)
+            self.emit(f"r{s} = {accumulation(inst.op)[1]}(r{s}, b{s}, m)", 2)
         for inst in reductions:
             s = inst.outputs[0]
             self.emit(f"v{s} = {_dtype(self.program, s)}(r{s})")

@@ -2,9 +2,9 @@
 
 `SCALAR[name](op, args)` is the source of one element of the result, from the operands'
 element expressions `args`; the code runs inside a compiled loop (numba, `error_model=
-"numpy"`: IEEE results, no exceptions), with `np` and `math` in scope; most rows carry
-theirs on their definition (`Fusion.scalar`, with `repeats`, `bool_operands` and
-`bool_result`). A reduction is an accumulator (`REDUCTIONS`: its initial value and the
+"numpy"`: IEEE results, no exceptions), with `np` and `math` in scope; the rows carry theirs
+on their definition (`Fusion.scalar`, with `repeats`, `bool_operands` and `bool_result`). A
+reduction is an accumulator (`accumulation`: its initial value and the
 lanes.py function folding a block into it). Only real floating dtypes are placed here (see
 `NumbaEngine.supports`); everything else falls back to the numpy engine.
 """
@@ -20,19 +20,21 @@ from tf8.ops.primitives import PRIMITIVES
 
 SCALAR: dict[str, ScalarCode] = {
     "erf": _call("math.erf"),
-    "broadcast_in_dim": lambda op, a: a[0],  # of a 0-d value (NumbaEngine.supports)
 }
 
 # ... and every primitive whose definition carries its scalar code (tf8/ops/primitives/).
 SCALAR.update({d.name: d.fusion.scalar for d in PRIMITIVES.values() if d.fusion.scalar})
 
-# reduction → (initial value, the lanes.py function folding a block into the accumulator)
+# ... and every reduction whose definition carries an accumulator: (initial value, the
+# lanes.py function folding a block into it).
 REDUCTIONS: dict[str, tuple[str, str]] = {
-    "reduce_sum": ("0.0", "sum_block"),
-    "reduce_prod": ("1.0", "prod_block"),
-    "reduce_max": ("-np.inf", "max_block"),
-    "reduce_min": ("np.inf", "min_block"),
+    d.name: d.fusion.accumulate for d in PRIMITIVES.values() if d.fusion.accumulate
 }
+
+
+def accumulation(op: Any) -> tuple[str, str] | None:
+    """A reduction's accumulator (its definition's fusion facts), or None."""
+    return definition(op).fusion.accumulate
 
 
 def scalar_code(op: Any) -> ScalarCode | None:

@@ -17,7 +17,7 @@ from tf8.ops.definition import definition
 from tf8.runtime.engines.base import Engine, Kernel
 
 from .codegen import generate
-from .elementwise import REDUCTIONS, Steps, ufunc_steps
+from .elementwise import Steps, ufunc_steps
 
 
 class NumpyEngine(Engine):
@@ -39,7 +39,7 @@ class NumpyEngine(Engine):
         return ufunc_steps(op, dtypes)
 
     def reduction(self, op: Any) -> tuple[np.ufunc, bool] | None:
-        return REDUCTIONS.get(definition(op).rule_key)
+        return definition(op).fusion.reduce
 
     def generate(
         self, program: Any, engines: Sequence[Engine], use_regions: bool = True

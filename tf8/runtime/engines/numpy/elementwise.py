@@ -5,8 +5,7 @@ exactly as `tf8.ops.kernels` does (same ufuncs, same order, same dtypes), or Non
 kernel does something a ufunc cannot (integer division, negative integer powers, complex
 sign...). Because every step is a ufunc, generated code may pass `out=`: write into a dead
 operand's buffer, or into a cache-sized block of an elementwise region.
-
-`reduction(op)` is the same for reductions: `(ufunc, pass_dtype)` for `ufunc.reduce`.
+(A reduction's `ufunc.reduce` is its definition's `Fusion.reduce`.)
 """
 
 from __future__ import annotations
@@ -67,13 +66,3 @@ def reads_after_first_step(steps: Steps) -> set[int]:
     """Operand positions read by steps after the first: a buffer holding one of them must not
     receive the first step's result (the later step would read clobbered data)."""
     return {a for step in steps[1:] for a in step.args if isinstance(a, int) and a >= 0}
-
-
-# reduce_* kernels: np.sum/np.prod(x, axis, dtype=x.dtype) and np.max/np.min(x, axis) are
-# exactly these ufuncs' reduce methods (numpy's own implementation calls them).
-REDUCTIONS: dict[str, tuple[np.ufunc, bool]] = {
-    "reduce_sum": (np.add, True),
-    "reduce_prod": (np.multiply, True),
-    "reduce_max": (np.maximum, False),
-    "reduce_min": (np.minimum, False),
-}

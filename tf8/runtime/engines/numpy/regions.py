@@ -52,7 +52,6 @@ from tf8.runtime.engines.numpy.blocksum import (
     tree_sum,
 )
 from tf8.runtime.engines.numpy.elementwise import (
-    REDUCTIONS,
     Steps,
     out_argument,
     reads_after_first_step,
@@ -153,7 +152,7 @@ def plan(gen: CodeGen) -> list[Region]:
             stop -= 1
         if ops >= 2:
             after = instructions[stop] if stop < len(instructions) else None
-            reduction = after is not None and after.name in REDUCTIONS
+            reduction = after is not None and gen.engine.reduction(after.op) is not None
             summed = reduction and _sums_in_blocks(gen, index, stop, produced)
             regions.append(Region(index, stop, shape, ops, reduction, summed))
         index = stop
@@ -166,7 +165,7 @@ def _sums_in_blocks(gen: CodeGen, start: int, stop: int, produced: set[int]) -> 
     instructions = gen.program.instructions
     after = instructions[stop]
     if (
-        after.name != "reduce_sum"
+        gen.engine.reduction(after.op)[0] is not np.add  # a sum: what blocksum.py reproduces
         or after.engine in gen.guests
         or after.views_of(0)
         or after.inputs[0] not in produced
