@@ -10,7 +10,6 @@ max/min/maximum split the derivative evenly.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,8 +39,6 @@ from tf8.ops.definition import OpDefinition
 from tf8.ops.primitive import Primitive
 from tf8.ops.primitives import PRIMITIVES
 from tf8.traced import TracedTensor
-
-from .special_jvp import SPECIAL_PARTIALS
 
 JvpRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]
@@ -301,18 +298,6 @@ def _clamp_rule(op, primals, outputs, tangents):
 
 
 JVP_RULES["clamp"] = _clamp_rule
-
-
-defjvp_elementwise(
-    "erf", lambda x, out: mul(2.0 / math.sqrt(math.pi), unary("exp", neg(mul(x, x))))
-)
-defjvp_elementwise(
-    "erf_inv", lambda x, out: mul(math.sqrt(math.pi) / 2.0, unary("exp", mul(out, out)))
-)
-
-
-for _name, _partials in SPECIAL_PARTIALS.items():
-    defjvp_elementwise(_name, *_partials)
 
 
 def _reduce_extremum_rule(op, primals, outputs, tangents):

@@ -17,9 +17,9 @@ from tf8.ops.definition import OpDefinition, define
 from tf8.ops.infer import SHAPE_RULES
 from tf8.ops.kernels import KERNELS
 
-from . import analytic
+from . import analytic, special
 
-FAMILIES = (analytic,)
+FAMILIES = (analytic, special)
 
 
 def _older(row: Row) -> OpDefinition:

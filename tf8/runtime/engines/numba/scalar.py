@@ -51,7 +51,6 @@ SCALAR: dict[str, ScalarCode] = {
     "clamp": _clamp,
     "compare": lambda op, a: f"({a[0]} {_COMPARE[op['direction']]} {a[1]})",
     "select": lambda op, a: f"({a[1]} if {a[0]} else {a[2]})",
-    "erf": _call("math.erf"),
     "floor": _call("np.floor"),
     "ceil": _call("np.ceil"),
     "round": _call("np.rint"),

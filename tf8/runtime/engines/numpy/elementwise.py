@@ -20,7 +20,6 @@ from tf8.ops.definition import definition
 from tf8.ops.fusion import PREVIOUS, Literal, Step, StepRule, Steps
 from tf8.ops.fusion import by_dtype as _logical
 from tf8.ops.fusion import direct as _direct
-from tf8.ops.fusion import scipy_direct as _scipy_direct
 from tf8.ops.kernels import COMPARISONS
 
 __all__ = ["PREVIOUS", "Literal", "Step", "StepRule", "Steps", "ufunc_steps"]
@@ -57,16 +56,6 @@ UFUNC_RULES: dict[str, StepRule] = {
     "shift_left": _direct(np.left_shift, "iu"),
     "shift_right_logical": _direct(np.right_shift, "u"),  # signed operands: a view, no ufunc
     "shift_right_arithmetic": _direct(np.right_shift, "i"),
-    "erf": _scipy_direct("erf", "f"),
-    "erf_inv": _scipy_direct("erfinv", "f"),
-    "ndtri": _scipy_direct("ndtri", "f"),
-    "lgamma": _scipy_direct("gammaln", "f"),
-    "digamma": _scipy_direct("psi", "f"),
-    "igamma": _scipy_direct("gammainc", "f"),
-    "igammac": _scipy_direct("gammaincc", "f"),
-    "betainc": _scipy_direct("betainc", "f"),
-    "bessel_i0e": _scipy_direct("i0e", "f"),
-    "bessel_i1e": _scipy_direct("i1e", "f"),
     "floor": _direct(np.floor),
     "ceil": _direct(np.ceil),
     "round": _direct(np.rint, "f"),  # np.round with decimals=0 is rint (half to even)
