@@ -16,7 +16,6 @@ from tf8 import GraphCompiler, Runtime
 from tf8.lax.core import apply1
 from tf8.ops.primitives import PRIMITIVES
 from tf8.runtime.engines.numpy import regions
-from tf8.runtime.engines.numpy.elementwise import UFUNC_RULES
 
 N = 5 * regions.BLOCK + 1234  # several blocks and a ragged tail
 assert N >= regions.MIN_ELEMENTS
@@ -106,7 +105,7 @@ def _forms_region(name, dtype):
 # kernel calls, which regions leave alone by design).
 CASES = [
     (name, dtype)
-    for name in sorted(n for n, d in PRIMITIVES.items() if d.fusion.ufunc or n in UFUNC_RULES)
+    for name in sorted(n for n, d in PRIMITIVES.items() if d.fusion.ufunc)
     for dtype in (
         "bool",
         "uint8",

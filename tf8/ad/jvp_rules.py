@@ -10,7 +10,6 @@ max/min/maximum split the derivative evenly.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,17 +19,12 @@ from tf8.lax.builders import (
     add_any,
     materialize,
     mul,
-    neg,
-    unary,
 )
 from tf8.lax.core import apply
-from tf8.ops.catalog import ROWS
 from tf8.ops.definition import OpDefinition, zero_jvp
 from tf8.ops.primitive import Primitive
 from tf8.ops.primitives import PRIMITIVES
 from tf8.traced import TracedTensor
-
-from .special_jvp import SPECIAL_PARTIALS
 
 JvpRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]
@@ -58,12 +52,6 @@ def elementwise_rule(partials: tuple[Callable[..., Any] | None, ...]) -> JvpRule
 
     rule.partials = partials  # type: ignore[attr-defined]  # reverse mode reads them too
     return rule
-
-
-def defjvp_elementwise(name: str, *partials: Callable[..., Any] | None) -> None:
-    """Give row `name` the elementwise rule of `partials`."""
-    JVP_RULES[name] = elementwise_rule(partials)
-    ELEMENTWISE_PARTIALS[name] = partials
 
 
 def home_jvp(found: OpDefinition) -> JvpRule | None:
@@ -94,11 +82,6 @@ def linear_jvp(op, primals, outputs, tangents) -> list[Tangent]:
     return [apply(op, args)[0]]
 
 
-def deflinear(name: str) -> None:
-    """The op is linear in all operands: its tangent is the op applied to the tangents."""
-    JVP_RULES[name] = linear_jvp
-
-
 def linear_in_jvp(positions: tuple[int, ...]) -> JvpRule:
     """The JVP of an op linear in the operands at `positions` when the others (indices,
     starts, sizes) are held fixed: the op on those operands' tangents, the others as they are."""
@@ -115,29 +98,10 @@ def linear_in_jvp(positions: tuple[int, ...]) -> JvpRule:
     return rule
 
 
-# The catalog's `linear` flag is the one list of rows whose JVP is the row itself.
-for _row in ROWS:
-    if _row.linear:
-        deflinear(_row.name)
-
-# The rules of every primitive defined in a family module.
-_OLDER = {_row.name for _row in ROWS}
+# The rules of every primitive, from its home.
 for _found in PRIMITIVES.values():
-    if _found.row is not None and _found.name not in _OLDER:
-        _rule = home_jvp(_found)
-        if _rule is not None:
-            JVP_RULES[_found.name] = _rule
-            if _found.partials is not None:
-                ELEMENTWISE_PARTIALS[_found.name] = _rule.partials  # type: ignore[attr-defined]
-
-
-defjvp_elementwise(
-    "erf", lambda x, out: mul(2.0 / math.sqrt(math.pi), unary("exp", neg(mul(x, x))))
-)
-defjvp_elementwise(
-    "erf_inv", lambda x, out: mul(math.sqrt(math.pi) / 2.0, unary("exp", mul(out, out)))
-)
-
-
-for _name, _partials in SPECIAL_PARTIALS.items():
-    defjvp_elementwise(_name, *_partials)
+    _rule = home_jvp(_found)
+    if _rule is not None:
+        JVP_RULES[_found.name] = _rule
+        if _found.partials is not None:
+            ELEMENTWISE_PARTIALS[_found.name] = _rule.partials  # type: ignore[attr-defined]

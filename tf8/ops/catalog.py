@@ -3,8 +3,7 @@ parameters and their defaults, linearity).
 
 A row is one field of a primitive's definition (`tf8.ops.definition.define`), written in its
 family's module in `tf8/ops/primitives/`; the catalog is the table of those definitions
-(`tf8.ops.primitives.PRIMITIVES`). `ROWS` below holds the rows whose home is not yet a family
-module: their kernels, shape rules and AD rules still sit in the older tables.
+(`tf8.ops.primitives.PRIMITIVES`).
 """
 
 from __future__ import annotations
@@ -79,38 +78,3 @@ class Row:
         if self.max_arity == self.min_arity:
             return str(self.min_arity)
         return f"{self.min_arity}..{'' if self.max_arity is None else self.max_arity}"
-
-
-E, A, S, R = Category.ELEMENTWISE, Category.ANALYTIC, Category.STRUCTURAL, Category.REDUCTION
-C, I, D, H = Category.CONTRACTION, Category.INDEXING, Category.DYNAMIC, Category.HOST
-P = DTypePolicy
-
-
-def _unary_analytic(name: str, doc: str) -> Row:
-    return Row(name, A, P.SAME_FLOAT_OR_COMPLEX, 1, 1, doc=doc)
-
-
-ROWS: tuple[Row, ...] = (
-    # --- analytic functions ---------------------------------------------------------------
-    Row("erf", A, P.SAME_FLOAT, 1, 1, doc="error function"),
-    Row("erf_inv", A, P.SAME_FLOAT, 1, 1, doc="inverse error function on (-1, 1)"),
-    Row("ndtri", A, P.SAME_FLOAT, 1, 1, doc="inverse of the standard normal CDF on (0, 1)"),
-    Row("lgamma", A, P.SAME_FLOAT, 1, 1, doc="log |Gamma(x)|"),
-    Row("digamma", A, P.SAME_FLOAT, 1, 1, doc="d/dx lgamma(x)"),
-    Row("polygamma", A, P.SAME_FLOAT, 2, 2, doc="polygamma(n, x): n-th derivative of digamma"),
-    Row("zeta", A, P.SAME_FLOAT, 2, 2, doc="Hurwitz zeta(x, q) = sum_k (k + q)**-x"),
-    Row("igamma", A, P.SAME_FLOAT, 2, 2, doc="regularized lower incomplete gamma P(a, x)"),
-    Row("igammac", A, P.SAME_FLOAT, 2, 2, doc="regularized upper incomplete gamma Q(a, x)"),
-    Row("igamma_grad_a", A, P.SAME_FLOAT, 2, 2, doc="d/da P(a, x) (igamma's derivative in a)"),
-    Row(
-        "random_gamma_grad",
-        A,
-        P.SAME_FLOAT,
-        2,
-        2,
-        doc="dx/da of a Gamma(a) draw x: -(dP/da)/(dP/dx)",
-    ),
-    Row("betainc", A, P.SAME_FLOAT, 3, 3, doc="regularized incomplete beta I_x(a, b)"),
-    Row("bessel_i0e", A, P.SAME_FLOAT, 1, 1, doc="exp(-|x|) I0(x)"),
-    Row("bessel_i1e", A, P.SAME_FLOAT, 1, 1, doc="exp(-|x|) I1(x)"),
-)

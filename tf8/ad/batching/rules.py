@@ -12,7 +12,7 @@ import functools
 from tf8.errors import ShapeError
 from tf8.lax import rulekit
 from tf8.lax.core import apply
-from tf8.ops.catalog import ROWS, Category
+from tf8.ops.catalog import Category
 from tf8.ops.definition import OpDefinition
 from tf8.ops.primitives import PRIMITIVES
 
@@ -36,11 +36,6 @@ def elementwise(op, args, dims):
     return outs, [target] * len(outs)
 
 
-for _row in ROWS:
-    if _row.category in (Category.ELEMENTWISE, Category.ANALYTIC):
-        RULES[_row.name] = elementwise
-
-
 def home_batch(found: OpDefinition) -> BatchRule | None:
     """The batching rule of a primitive from its home (handed the rule kit as `lax`), or its
     category's: elementwise and analytic rows keep a shared batch axis."""
@@ -51,12 +46,10 @@ def home_batch(found: OpDefinition) -> BatchRule | None:
     return None
 
 
-_OLDER = {_row.name for _row in ROWS}
 for _found in PRIMITIVES.values():
-    if _found.row is not None and _found.name not in _OLDER:
-        _rule = home_batch(_found)
-        if _rule is not None:
-            RULES[_found.name] = _rule
+    _rule = home_batch(_found)
+    if _rule is not None:
+        RULES[_found.name] = _rule
 
 
 def _no_operands(op, args, dims):

@@ -4,17 +4,12 @@ Each module here is the home of a family of primitives (in the style of JAX's `l
 row sits beside its shape rule, numpy kernel, JVP, transpose and batching rules and the facts
 the engines fuse it by. This table is filled where it is defined, from those modules; a user's
 primitive joins it through `tf8.ops.primitive.register_primitive`, the same path.
-
-Rows not yet moved to a family module (`tf8.ops.catalog.ROWS`) are defined here from the
-older tables (`tf8.ops.kernels`, `tf8.ops.infer.SHAPE_RULES`; their AD rules in `tf8.ad`).
 """
 
 from __future__ import annotations
 
 from tf8.errors import ParameterError
-from tf8.ops.catalog import ROWS, Row
-from tf8.ops.definition import OpDefinition, define
-from tf8.ops.kernels import KERNELS
+from tf8.ops.definition import OpDefinition
 
 from . import (
     analytic,
@@ -27,6 +22,7 @@ from . import (
     padding,
     reductions,
     slicing,
+    special,
     structural,
 )
 
@@ -42,16 +38,11 @@ FAMILIES = (
     slicing,
     padding,
     host,
+    special,
 )
 
 
-def _older(row: Row) -> OpDefinition:
-    return define(row, kernel=KERNELS[row.name])
-
-
-PRIMITIVES: dict[str, OpDefinition] = {
-    d.name: d for d in (*(d for family in FAMILIES for d in family.DEFINITIONS), *map(_older, ROWS))
-}
+PRIMITIVES: dict[str, OpDefinition] = {d.name: d for f in FAMILIES for d in f.DEFINITIONS}
 
 
 def primitive_definition(name: str) -> OpDefinition:

@@ -15,15 +15,13 @@ from typing import Any
 
 from tf8.ops.definition import definition
 from tf8.ops.fusion import ScalarCode
-from tf8.ops.fusion import call as _call
 from tf8.ops.primitives import PRIMITIVES
 
+# The built-in primitives whose definitions carry scalar code (tf8/ops/primitives/), by name:
+# the engine's kernel table.
 SCALAR: dict[str, ScalarCode] = {
-    "erf": _call("math.erf"),
+    d.name: d.fusion.scalar for d in PRIMITIVES.values() if d.fusion.scalar
 }
-
-# ... and every primitive whose definition carries its scalar code (tf8/ops/primitives/).
-SCALAR.update({d.name: d.fusion.scalar for d in PRIMITIVES.values() if d.fusion.scalar})
 
 # ... and every reduction whose definition carries an accumulator: (initial value, the
 # lanes.py function folding a block into it).
@@ -39,8 +37,7 @@ def accumulation(op: Any) -> tuple[str, str] | None:
 
 def scalar_code(op: Any) -> ScalarCode | None:
     """The scalar code of `op` (from its definition's fusion facts), or None."""
-    found = definition(op)
-    return found.fusion.scalar or SCALAR.get(found.rule_key)
+    return definition(op).fusion.scalar
 
 
 def repeats(op: Any) -> bool:

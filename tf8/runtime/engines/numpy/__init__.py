@@ -1,6 +1,6 @@
 """The numpy engine: the default, always there, and the host that drives execution.
 
-Its kernel table is every op's own kernel (tf8.ops.kernels, the extension families'
+Its kernel table is every op's own kernel (a primitive's definition, the extension families'
 kernels); its code generator (codegen.py) turns a placed, optimised program into one
 straight-line Python function of ufunc calls, `out=` buffer reuse and blocked elementwise
 regions (regions.py), calling guest engines' compiled regions where they are placed.
@@ -21,7 +21,7 @@ from .elementwise import Steps, ufunc_steps
 
 
 class NumpyEngine(Engine):
-    """Runs catalog primitives with tf8.ops.kernels and extension ops with their own kernels."""
+    """Runs catalog primitives and extension ops with their own kernels (their definitions')."""
 
     name = "numpy"
     folds_metadata_views = True

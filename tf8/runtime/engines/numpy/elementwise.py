@@ -1,7 +1,7 @@
 """Elementwise ops as numpy ufunc calls: what generated code calls instead of the kernels.
 
 `ufunc_steps(op, dtypes)` gives the ufunc calls that compute `op` on operands of those dtypes
-exactly as `tf8.ops.kernels` does (same ufuncs, same order, same dtypes), or None when the
+exactly as its kernel does (same ufuncs, same order, same dtypes), or None when the
 kernel does something a ufunc cannot (integer division, negative integer powers, complex
 sign...). Because every step is a ufunc, generated code may pass `out=`: write into a dead
 operand's buffer, or into a cache-sized block of an elementwise region.
@@ -17,30 +17,13 @@ import numpy as np
 
 from tf8.ops.definition import definition
 from tf8.ops.fusion import PREVIOUS, Literal, Step, StepRule, Steps
-from tf8.ops.fusion import scipy_direct as _scipy_direct
 
 __all__ = ["PREVIOUS", "Literal", "Step", "StepRule", "Steps", "ufunc_steps"]
 
 
-# Keyed by catalog name; each entry mirrors the kernel of the same name in tf8/ops/kernels.py.
-UFUNC_RULES: dict[str, StepRule] = {
-    "erf": _scipy_direct("erf", "f"),
-    "erf_inv": _scipy_direct("erfinv", "f"),
-    "ndtri": _scipy_direct("ndtri", "f"),
-    "lgamma": _scipy_direct("gammaln", "f"),
-    "digamma": _scipy_direct("psi", "f"),
-    "igamma": _scipy_direct("gammainc", "f"),
-    "igammac": _scipy_direct("gammaincc", "f"),
-    "betainc": _scipy_direct("betainc", "f"),
-    "bessel_i0e": _scipy_direct("i0e", "f"),
-    "bessel_i1e": _scipy_direct("i1e", "f"),
-}
-
-
 def ufunc_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
     """The ufunc calls computing primitive `op` on operands of `dtypes`, or None."""
-    found = definition(op)
-    rule = found.fusion.ufunc or UFUNC_RULES.get(found.rule_key)
+    rule = definition(op).fusion.ufunc
     return None if rule is None else rule(op, dtypes)
 
 
