@@ -15,20 +15,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from tf8.ops.primitive import make_primitive
+from tf8.ops.primitives.batch_axes import batch_size, batched_axis, example_axis
 from tf8.ops.shapes import Dim
 from tf8.traced import TracedTensor
 
 from .builders import broadcast, transpose
 
+__all__ = [
+    "at_front",
+    "batch_size",
+    "batched_axis",
+    "example_axis",
+    "moveaxis",
+    "with_batch_at",
+    "with_params",
+]
+
 Dims = Sequence[int | None]
-
-
-def batch_size(args: Sequence[TracedTensor], dims: Dims) -> Dim:
-    """The batch size: the size of the first batched operand's batch axis."""
-    for x, d in zip(args, dims):
-        if d is not None:
-            return x.shape[d]
-    raise ValueError("no batched operand")
 
 
 def moveaxis(x: TracedTensor, source: int, destination: int) -> TracedTensor:
@@ -51,16 +54,6 @@ def with_batch_at(x: TracedTensor, d: int | None, size: Dim, target: int) -> Tra
 
 def at_front(x: TracedTensor, d: int | None, size: Dim) -> TracedTensor:
     return with_batch_at(x, d, size, 0)
-
-
-def batched_axis(axis: int, d: int) -> int:
-    """Per-example axis `axis` (>= 0) in the batched array whose batch axis is `d`."""
-    return axis if axis < d else axis + 1
-
-
-def example_axis(axis: int, ndim: int) -> int:
-    """A per-example axis parameter (maybe negative) as an index in [0, ndim)."""
-    return axis % ndim if ndim else axis
 
 
 def with_params(op: Any, input_count: int | None = None, **changes: Any) -> Any:

@@ -1,9 +1,10 @@
-"""What the family modules' batching rules share: where the batch axis is, and moving it.
+"""Where a batch axis is: the axis arithmetic batching rules share.
 
 A batching rule is `batch(lax, op, args, dims) -> (outputs, out_dims)`: `args[i]` is operand
 i with the batch axis at `dims[i]`, or the unbatched operand itself when `dims[i]` is None;
-axis numbers in an op's parameters are per-example axes. The helpers that build ops take the
-rule kit `lax` the transforms hand in (this layer cannot import the builders).
+axis numbers in an op's parameters are per-example axes. The helpers that move a batch axis
+build ops, so they sit in the tracing layer (`tf8.lax.batch_axes`) and reach a home through
+the rule kit it is handed (`lax.moveaxis`, `lax.at_front`, `lax.with_params`).
 """
 
 from __future__ import annotations
@@ -32,24 +33,3 @@ def example_axis(axis: int, ndim: int) -> int:
 
 def example_axes(axes: Sequence[int], ndim: int) -> tuple[int, ...]:
     return tuple(example_axis(a, ndim) for a in axes)
-
-
-def moveaxis(lax: Any, x: Any, source: int, destination: int) -> Any:
-    """x with axis `source` moved to `destination` (one transpose, none if already there)."""
-    if source == destination:
-        return x
-    perm = [i for i in range(x.ndim) if i != source]
-    perm.insert(destination, source)
-    return lax.transpose(x, perm)
-
-
-def at_front(lax: Any, x: Any, d: int | None, size: Any) -> Any:
-    """x with its batch axis first: moved there, or broadcast in when x is unbatched."""
-    if d is not None:
-        return moveaxis(lax, x, d, 0)
-    return lax.broadcast(x, (size, *x.shape), [i + 1 for i in range(x.ndim)])
-
-
-def apply_with(lax: Any, op: Any, inputs: Sequence[Any], **changes: Any) -> Any:
-    """The single output of primitive `op`, some of its parameters replaced, on `inputs`."""
-    return lax.apply1(op.name, list(inputs), **{**dict(op.params), **changes})

@@ -22,7 +22,7 @@ from tf8.ops.infer import axes_param
 from tf8.ops.shape_checks import Guards, check_axis, require_equal
 from tf8.ops.shapes import Dim, DimExpr, dim_min, shape_str
 
-from .batch_axes import apply_with, batched_axis, example_axes, example_axis
+from .batch_axes import batched_axis, example_axes, example_axis
 
 _R, _P = Category.REDUCTION, DTypePolicy
 Kernel = Callable[..., np.ndarray]
@@ -169,16 +169,16 @@ def _reduce_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     (x,), (d,) = args, dims
     axes = tuple(batched_axis(a, d) for a in example_axes(op["axes"], x.ndim - 1))
     out_dim = d - sum(1 for a in axes if a < d)
-    return [apply_with(lax, op, [x], axes=axes)], [out_dim]
+    return [lax.apply(lax.with_params(op, axes=axes), [x])[0]], [out_dim]
 
 
 def _arg_reduce_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     (x,), (d,) = args, dims
     if x.ndim == 1:  # per-example scalars: one element along a new axis, as numpy reads them
         x = lax.reshape(x, (*x.shape, 1))
-        return [apply_with(lax, op, [x], axis=1)], [0]
+        return [lax.apply(lax.with_params(op, axis=1), [x])[0]], [0]
     axis = batched_axis(example_axis(op["axis"], x.ndim - 1), d)
-    return [apply_with(lax, op, [x], axis=axis)], [d if d < axis else d - 1]
+    return [lax.apply(lax.with_params(op, axis=axis), [x])[0]], [d if d < axis else d - 1]
 
 
 def _cumsum_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
@@ -186,7 +186,7 @@ def _cumsum_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     if x.ndim == 1:  # the running sum of one element is itself
         return [x], [d]
     axis = batched_axis(example_axis(op["axis"], x.ndim - 1), d)
-    return [apply_with(lax, op, [x], axis=axis)], [d]
+    return [lax.apply(lax.with_params(op, axis=axis), [x])[0]], [d]
 
 
 # --- rows -------------------------------------------------------------------------------------

@@ -23,13 +23,10 @@ from tf8.ops.shape_checks import Guards, check_axis, describe, require_equal
 from tf8.ops.shapes import Dim, DimExpr, ShapeGuard, dims_equal, shape_str
 
 from .batch_axes import (
-    apply_with,
-    at_front,
     batch_size,
     batched_axis,
     example_axes,
     example_axis,
-    moveaxis,
 )
 from .common import no_operands
 
@@ -86,7 +83,7 @@ def _reshape_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim,
 
 def _reshape_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     (x,), (d,) = args, dims
-    x = moveaxis(lax, x, d, 0)
+    x = lax.moveaxis(x, d, 0)
     return [lax.reshape(x, (x.shape[0], *op["shape"]))], [0]
 
 
@@ -132,7 +129,7 @@ def _broadcast_transpose(lax: Any, op: Any, operands: Any, linear: Any, ct: Any)
 
 def _broadcast_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     (x,), (d,) = args, dims
-    x = moveaxis(lax, x, d, 0)
+    x = lax.moveaxis(x, d, 0)
     shape = (x.shape[0], *op["shape"])
     kept = (0, *(b + 1 for b in op["broadcast_dimensions"]))
     return [lax.apply1("broadcast_in_dim", [x], shape=shape, broadcast_dimensions=kept)], [0]
@@ -176,7 +173,7 @@ def _trailing(count: int) -> Any:
     def rule(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
         (x,), (d,) = args, dims
         if d > x.ndim - 1 - count:
-            x, d = moveaxis(lax, x, d, 0), 0
+            x, d = lax.moveaxis(x, d, 0), 0
         return [lax.apply(op, [x])[0]], [d]
 
     return rule
@@ -237,8 +234,8 @@ def _concatenate_transpose(lax: Any, op: Any, operands: Any, linear: Any, ct: An
 def _concatenate_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     size = batch_size(args, dims)
     axis = example_axis(op["axis"], args[0].ndim - (dims[0] is not None))
-    operands = [at_front(lax, x, d, size) for x, d in zip(args, dims)]
-    return [apply_with(lax, op, operands, axis=axis + 1)], [0]
+    operands = [lax.at_front(x, d, size) for x, d in zip(args, dims)]
+    return [lax.apply(lax.with_params(op, axis=axis + 1), operands)[0]], [0]
 
 
 def _reverse_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
@@ -249,7 +246,7 @@ def _reverse_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim,
 def _reverse_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     (x,), (d,) = args, dims
     axes = tuple(batched_axis(a, d) for a in example_axes(op["axes"], x.ndim - 1))
-    return [apply_with(lax, op, [x], axes=axes)], [d]
+    return [lax.apply(lax.with_params(op, axes=axes), [x])[0]], [d]
 
 
 def _iota_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
