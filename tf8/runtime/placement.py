@@ -39,7 +39,8 @@ def place(program: ExecProgram, engines: Sequence[Engine], host: Engine) -> int:
     """Place `program`'s instructions (in place); returns the number of transfers inserted."""
     guests = [e for e in engines if e is not host and e.name != host.name]
     by_name = {host.name: host, **{e.name: e for e in guests}}
-    constants, others = [], []
+    constants: list[ExecInstruction] = []
+    others: list[ExecInstruction] = []
     for inst in program.instructions:
         (others if definition(inst.op).literal is None else constants).append(inst)
     for inst in constants:
