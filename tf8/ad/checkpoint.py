@@ -24,6 +24,7 @@ from tf8.lax.control import Closure
 from tf8.lax.control.checks import flatten
 from tf8.lax.core import apply
 from tf8.ops import dtypes as dt
+from tf8.ops.definition import definition
 from tf8.ops.extension.control import Checkpoint, ClosedProgram
 from tf8.ops.primitive import Aval
 
@@ -33,14 +34,12 @@ Policy = Callable[..., bool]  # policy(op, *input_avals) -> may this op's output
 
 
 def _is_dot(op: Any) -> bool:
-    return getattr(op, "name", None) in ("dot_general", "einsum")
+    """A matrix product (dot_general, einsum): its definition says whether it is batched."""
+    return definition(op).batched_dot is not None
 
 
 def _no_batch_dims(op: Any) -> bool:
-    if op.name == "dot_general":
-        return not any(op["batch"])
-    inputs, output, _ = op.payload  # einsum: a batch index is in every operand and the output
-    return not (set(output).intersection(*map(set, inputs)) if len(inputs) > 1 else False)
+    return not definition(op).batched_dot(op)  # type: ignore[misc]
 
 
 class checkpoint_policies:  # noqa: N801 - JAX's name (a namespace of policies)

@@ -48,6 +48,15 @@ class OpDefinition:
     - `partials`: an elementwise row's `partial_i(lax, *primals, out)`, from which `jvp`
       is made (reverse mode on the tape multiplies cotangents by them);
     - `fusion`: what the engines need to fuse it (`tf8.ops.fusion`).
+
+    The last fields are read by the runtime's passes, placement and checkpoint policies:
+    - `literal(op) -> array`: the value of a literal (constant), which placement hoists,
+      constant folding and rewrites read, and the numpy engine makes a global;
+    - `static_value(op, avals) -> array | None`: the value the op has whatever its operands'
+      data, from their avals alone (shape_of of a concrete dimension), else None;
+    - `batched_dot(op) -> bool`: for a matrix product (dot_general, einsum: JAX's `dots_*`
+      checkpoint policies save its result), whether it has batch dimensions; None for any
+      other op (an extension family gives it as a method of its class).
     """
 
     name: str
@@ -68,6 +77,10 @@ class OpDefinition:
     batch: Callable[..., Any] | None = None
     partials: tuple[Callable[..., Any] | None, ...] | None = None
     fusion: Fusion = NO_FUSION
+    # --- runtime passes, placement, checkpoint: literals, static values, matrix products ---
+    literal: Callable[[Any], Any] | None = None
+    static_value: Callable[[Any, Sequence[Aval]], Any] | None = None
+    batched_dot: Callable[[Any], bool] | None = None
 
 
 def define(
@@ -81,6 +94,9 @@ def define(
     batch: Callable[..., Any] | None = None,
     partials: tuple[Callable[..., Any] | None, ...] | None = None,
     fusion: Fusion = NO_FUSION,
+    literal: Callable[[Any], Any] | None = None,
+    static_value: Callable[[Any, Sequence[Aval]], Any] | None = None,
+    batched_dot: Callable[[Any], bool] | None = None,
 ) -> OpDefinition:
     """The definition of catalog primitive `row`: the one place its facts are written.
 
@@ -109,6 +125,9 @@ def define(
         batch=batch,
         partials=partials,
         fusion=fusion,
+        literal=literal,
+        static_value=static_value,
+        batched_dot=batched_dot,
     )
 
 
@@ -176,6 +195,7 @@ def _family_definition(cls: type) -> OpDefinition:
         infer=infer_family,
         kernel=kernel,
         prune=None if prune is None else (lambda op, live: op.prune_outputs(live)),
+        batched_dot=getattr(cls, "batched_dot", None),
     )
     _FAMILIES[cls] = found
     return found

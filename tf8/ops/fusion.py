@@ -18,6 +18,9 @@ Engines read these instead of keeping tables keyed by primitive name:
   no dask. Without one, an elementwise row's kernel runs on each block, unless `whole_array`
   says the kernel is written with array methods dask arrays share (`.real`, `.astype`):
   then it is called once on the lazy arrays themselves (convert: one `astype`).
+The numpy engine and its passes also read, for the structural rows, `Fusion.view` (the op's
+result is a view of its operand: `View`), and for contractions `Fusion.matmul` (the source of
+one BLAS `matmul` call computing the op).
 """
 
 from __future__ import annotations
@@ -50,6 +53,29 @@ class Step:
 Steps = tuple[Step, ...]
 StepRule = Callable[[Any, Sequence[np.dtype]], Steps | None]
 ScalarCode = Callable[[Any, Sequence[str]], str]
+# (prefix, value) -> the name of a global of the generated code that holds `value`
+Bind = Callable[[str, Any], str]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """The op's result is a view of its one operand (numpy makes no copy): view folding
+    (tf8.runtime.passes.view_folding) lets a reader read the operand through it, and the
+    numpy engine writes it as an expression on the operand's.
+
+    - `code(op, operand, bind)`: that expression (`bind` names a global it may read); None:
+      the call of the op's kernel;
+    - `method`: `code` calls an ndarray method (`x.transpose(p)`), cheaper than the kernel
+      call, so an instruction of the op's own is written as `code` too;
+    - `rank(op, ndim)`: the result's rank from the operand's (None: the same rank);
+    - `broadcast`: the result broadcasts the operand, so ufuncs read a 0-d operand as it
+      is (numpy broadcasts it for free) and a uniform operand gives a uniform result.
+    """
+
+    code: Callable[[Any, str, Bind], str] | None = None
+    method: bool = False
+    rank: Callable[[Any, int], int] | None = None
+    broadcast: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +91,11 @@ class Fusion:
     reduce: tuple[np.ufunc, bool] | None = None
     accumulate: tuple[str, str] | None = None
     dask: Callable[..., Any] | None = None
+    # --- numpy engine and its passes (view folding, rewrites): views and matmul ---
+    view: View | None = None  # the op's result is a view of its operand (`View`)
+    # (op, operand ranks, operand expressions) -> one `matmul(a, b)` call computing the op
+    # (np.matmul in the generated code's scope), or None where the operands do not allow it
+    matmul: Callable[[Any, list[int], list[str]], str | None] | None = None
 
 
 # --- numpy engine: ufunc steps ------------------------------------------------------------

@@ -4,8 +4,8 @@
 - every instruction goes to the first of `engines` whose `places(inst, program)` accepts it,
   else to `host` (the numpy engine, which runs every op): the fallback is visible in
   `Prepared.pretty()` as the instruction's `[engine]`;
-- constants are hoisted to the front and stay on the host (they are the generated code's
-  globals, readable by every engine);
+- constants (ops whose definition gives a `literal` value) are hoisted to the front and
+  stay on the host (they are the generated code's globals, readable by every engine);
 - a value read on an engine other than the one holding it is moved by an explicit
   `transfer[source→target]` instruction, placed before the run of instructions that reads it
   (inputs into a guest run) or right after the run that made it (guest results the host
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+
+from tf8.ops.definition import definition
 
 from .engines.base import Engine, Transfer
 from .exec_program import ExecInstruction, ExecProgram
@@ -37,8 +39,10 @@ def place(program: ExecProgram, engines: Sequence[Engine], host: Engine) -> int:
     """Place `program`'s instructions (in place); returns the number of transfers inserted."""
     guests = [e for e in engines if e is not host and e.name != host.name]
     by_name = {host.name: host, **{e.name: e for e in guests}}
-    constants = [inst for inst in program.instructions if inst.name == "constant"]
-    others = [inst for inst in program.instructions if inst.name != "constant"]
+    constants: list[ExecInstruction] = []
+    others: list[ExecInstruction] = []
+    for inst in program.instructions:
+        (others if definition(inst.op).literal is None else constants).append(inst)
     for inst in constants:
         inst.engine = host.name
     for inst in others:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ops.definition import infer
+from tf8.ops.definition import definition, infer
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 
 MAX_SWEEPS = 64
@@ -102,9 +102,10 @@ def fill_value(program: ExecProgram, producers: dict[int, ExecInstruction], slot
     value = program.known.get(slot)
     inst = producers.get(slot)
     if value is None and inst is not None and not inst.input_views:
-        if inst.name == "constant":
-            value = inst.op["value"].array
-        elif inst.name == "broadcast_in_dim":
+        found = definition(inst.op)
+        if found.literal is not None:
+            value = found.literal(inst.op)
+        elif found.fusion.view is not None and found.fusion.view.broadcast:
             return fill_value(program, producers, inst.inputs[0])
     if value is None:
         return None

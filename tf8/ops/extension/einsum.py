@@ -41,6 +41,12 @@ class Einsum(ExtensionOp):
     def __repr__(self) -> str:
         return f"einsum[{self.subscripts}]"
 
+    def batched_dot(self) -> bool:
+        """A matrix product (`OpDefinition.batched_dot`): whether it has batch dimensions
+        (letters in every operand and in the output)."""
+        inputs, output, _ = self.payload
+        return bool(set(output).intersection(*map(set, inputs))) if len(inputs) > 1 else False
+
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         inputs, output, _ = self.payload
         dtype = avals[0].dtype

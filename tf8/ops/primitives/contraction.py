@@ -17,6 +17,7 @@ from tf8.errors import ParameterError, ShapeError
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define
+from tf8.ops.fusion import Fusion
 from tf8.ops.infer import axes_param
 from tf8.ops.shape_checks import Guards, require_equal
 from tf8.ops.shapes import Dim, dims_equal, shape_str
@@ -151,6 +152,19 @@ def _batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     return [out], [out_dim]
 
 
+def _matmul(op: Any, ndims: list[int], args: list[str]) -> str | None:
+    """numpy: two matrices with one contracting axis each, no batch, are one matmul of
+    (possibly transposed) views: the kernel's own computation, without its bookkeeping."""
+    if ndims != [2, 2] or op["batch"] != ((), ()):
+        return None
+    (lc, rc) = op["contracting"]
+    if len(lc) != 1 or len(rc) != 1:
+        return None
+    lhs = args[0] if lc[0] % 2 == 1 else f"{args[0]}.T"
+    rhs = args[1] if rc[0] % 2 == 0 else f"{args[1]}.T"
+    return f"matmul({lhs}, {rhs})"
+
+
 DEFINITIONS: tuple[OpDefinition, ...] = (
     define(
         Row(
@@ -167,5 +181,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         jvp=_jvp,
         transpose=_transpose,
         batch=_batch,
+        fusion=Fusion(matmul=_matmul),
+        batched_dot=lambda op: any(op["batch"]),
     ),
 )

@@ -49,6 +49,7 @@ CONSTANT = define(
     jvp=zero_jvp,
     batch=no_operands,
     fusion=Fusion(dask=lambda kit, op: op["value"].array),
+    literal=lambda op: op["value"].array,
 )
 
 
@@ -66,12 +67,20 @@ def _shape_of_batch(lax: Any, op: Any, args: list, dims: list) -> tuple[list, li
     return [lax.apply(lax.with_params(op, axis=axis), [x])[0]], [None]
 
 
+def _static_shape_of(op: Any, avals: Sequence[Aval]) -> np.ndarray | None:
+    """The size of a concrete dimension is known without the operand's data."""
+    shape = avals[0].shape
+    dim = shape[op["axis"]] if shape else 1
+    return np.asarray(dim, dtype=np.int64) if type(dim) is int else None
+
+
 SHAPE_OF = define(
     Row("shape_of", _H, _P.SHAPE, 1, 1, ("axis",), host_only=True, doc="size of one axis (int64)"),
     kernel=lambda op, x: np.asarray(x.shape[op["axis"]], dtype=np.int64),
     shape=_shape_of_shape,
     jvp=zero_jvp,
     batch=_shape_of_batch,
+    static_value=_static_shape_of,
 )
 
 

@@ -19,7 +19,7 @@ from tf8.ops import dtypes as dt
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define
-from tf8.ops.fusion import Fusion
+from tf8.ops.fusion import Bind, Fusion, View
 from tf8.ops.shape_checks import Guards
 from tf8.ops.shapes import Dim, shape_str
 
@@ -83,6 +83,13 @@ def _slice_dask(kit: Any, op: Any, x: Any) -> Any:
     return kit.as_dask(x)[tuple(slice(a, b, s) for a, b, s in bounds)]
 
 
+def _slice_view(op: Any, x: str, bind: Bind) -> str:
+    """numpy: the operand indexed by the window's slices (a global: built once)."""
+    strides = op["strides"] or (1,) * len(op["start"])
+    index = tuple(slice(*bounds) for bounds in zip(op["start"], op["limit"], strides))
+    return f"{x}[{bind('ix', index)}]"
+
+
 SLICE = define(
     Row(
         "slice",
@@ -99,7 +106,7 @@ SLICE = define(
     shape=_slice_shape,
     transpose=_slice_transpose,
     batch=_slice_batch,
-    fusion=Fusion(dask=_slice_dask),
+    fusion=Fusion(dask=_slice_dask, view=View(code=_slice_view)),
 )
 
 

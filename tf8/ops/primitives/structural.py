@@ -17,7 +17,7 @@ from tf8.errors import AxisError, ShapeError
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define, zero_jvp
-from tf8.ops.fusion import Fusion
+from tf8.ops.fusion import Fusion, View
 from tf8.ops.infer import axes_param
 from tf8.ops.shape_checks import Guards, check_axis, describe, require_equal
 from tf8.ops.shapes import Dim, DimExpr, ShapeGuard, dims_equal, shape_str
@@ -270,6 +270,23 @@ def _each(fn: Any) -> Any:
     ]
 
 
+def _to_shape_rank(op: Any, ndim: int) -> int:
+    """The rank of a reshape's or broadcast's result: its `shape` parameter's."""
+    return len(op["shape"])
+
+
+# numpy views (no copy): transpose and reshape are ndarray methods, a broadcast its kernel
+TRANSPOSE_VIEW = View(
+    code=lambda op, x, bind: f"{x}.transpose({tuple(op['permutation'])!r})", method=True
+)
+RESHAPE_VIEW = View(
+    code=lambda op, x, bind: f"{x}.reshape({tuple(op['shape'])!r})",
+    method=True,
+    rank=_to_shape_rank,
+)
+BROADCAST_VIEW = View(rank=_to_shape_rank, broadcast=True)
+
+
 DEFINITIONS: tuple[OpDefinition, ...] = (
     define(
         Row("transpose", _S, _P.SAME_ANY, 1, 1, ("permutation",), linear=True, doc="permute axes"),
@@ -277,6 +294,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         shape=_transpose_shape,
         transpose=_transpose_transpose,
         batch=_transpose_batch,
+        fusion=Fusion(view=TRANSPOSE_VIEW),
     ),
     define(
         Row("reshape", _S, _P.SAME_ANY, 1, 1, ("shape",), linear=True, doc="row-major reshape"),
@@ -284,6 +302,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         shape=_reshape_shape,
         transpose=_each(lambda lax, ct, x: lax.reshape(ct, x.shape)),
         batch=_reshape_batch,
+        fusion=Fusion(view=RESHAPE_VIEW),
     ),
     define(
         Row(
@@ -301,7 +320,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         transpose=_broadcast_transpose,
         batch=_broadcast_batch,
         # numba: of a 0-d value only (NumbaEngine.supports); other shapes are index arithmetic
-        fusion=Fusion(scalar=lambda op, a: a[0]),
+        fusion=Fusion(scalar=lambda op, a: a[0], view=BROADCAST_VIEW),
     ),
     define(
         Row(

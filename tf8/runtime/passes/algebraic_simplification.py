@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from tf8.ops.primitive import Primitive
+from tf8.ops.primitives import PRIMITIVES
 from tf8.runtime.exec_program import ExecProgram
 from tf8.runtime.rewrite import Emit, Fill, Match, Op, Rule, V, keep, rewrite_to_fixpoint, when
 
@@ -74,7 +75,8 @@ def _real(m: Match) -> bool:
     return m.dtype().kind in "iuf"
 
 
-REDUCTIONS = ("reduce_sum", "reduce_prod", "reduce_max", "reduce_min")
+# `ufunc.reduce` over no axes is the identity: the rows computed so (`Fusion.reduce`)
+REDUCTIONS = tuple(name for name, found in PRIMITIVES.items() if found.fusion.reduce is not None)
 
 RULES: tuple[Rule, ...] = (
     Rule("x * 1 → x", Op("mul", X, ONE), when(_real, keep("x"))),

@@ -1,8 +1,9 @@
 """Constant folding: evaluate at prepare time what depends only on constants, to a fixpoint.
 
 Known values start from the program's own literals (`constant`, `iota`); an instruction whose
-inputs are all known is evaluated with its numpy kernel and replaced by a `constant`. What is
-never folded, and why:
+inputs are all known is evaluated with its numpy kernel and replaced by a `constant`, and one
+whose value its operands' avals alone give (`OpDefinition.static_value`: `shape_of` of a
+concrete dimension) by that value. What is never folded, and why:
 - bound inputs: bindings are not part of the fingerprint, so a program folded over one
   binding would be served from the prepare cache to a graph bound to other data;
 - `shape_of` of a symbolic dimension (its value is only known at run time; on a concrete
@@ -31,24 +32,18 @@ def _foldable_size(aval: Aval) -> bool:
     return not is_symbolic(aval.shape) and int(np.prod(aval.shape)) <= MAX_FOLDED_ELEMENTS
 
 
-def _static_shape_of(program: ExecProgram, inst: ExecInstruction) -> np.ndarray | None:
-    """shape_of on a concrete dimension is known without its operand's data."""
-    shape = program.slot_avals[inst.inputs[0]].shape
-    dim = shape[inst.op["axis"]] if shape else 1
-    return np.asarray(dim, dtype=np.int64) if type(dim) is int else None
-
-
 def evaluate(program: ExecProgram, inst: ExecInstruction) -> np.ndarray | None:
     """The value of `inst` if it can be computed now, else None."""
     op = inst.op
-    kernel = definition(op).kernel
+    found = definition(op)
+    kernel = found.kernel
     if kernel is None or len(inst.outputs) != 1 or inst.input_views:
         return None
     aval = program.slot_avals[inst.outputs[0]]
     if not _foldable_size(aval) or has_symbolic(getattr(op, "params", ())):
         return None
-    if definition(op).name == "shape_of":
-        return _static_shape_of(program, inst)
+    if found.static_value is not None:
+        return found.static_value(op, [program.slot_avals[s] for s in inst.inputs])
     known = program.known
     if not all(s in known for s in inst.inputs):
         return None
@@ -74,7 +69,7 @@ def run(program: ExecProgram, ctx: dict[str, Any]) -> int:
             if value is None:
                 continue
             program.known[inst.outputs[0]] = value
-            if inst.name != "constant":
+            if definition(inst.op).literal is None:
                 constant = Primitive("constant", 0, value=value)
                 program.instructions[index] = ExecInstruction(constant, (), inst.outputs)
                 folded += 1

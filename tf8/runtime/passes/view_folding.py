@@ -1,12 +1,14 @@
-"""Metadata-view folding: a transpose/reshape/broadcast/slice read by a single consumer is
-no longer an instruction of its own; the consumer reads its operand through the view.
+"""Metadata-view folding: an op whose result is a view of its operand (`Fusion.view`, on
+transpose, reshape, broadcast_in_dim and slice) read by a single consumer is no longer an
+instruction of its own; the consumer reads its operand through the view.
 
 On numpy these ops are views (or, for a reshape of a strided array, the same copy the kernel
 would make), so the consumer sees the same array; the program loses an instruction and the
 generated code a call. Chains fold into one chain. Only when the engine says it reads views
 (`ctx["engine"].folds_metadata_views`), and never for a program output or for symbolic
 parameters (the view's parameters are fixed in the generated code). A broadcast of a 0-d
-value read only by elementwise ops folds into all its readers: ufuncs read the 0-d value.
+value (`View.broadcast`) read only by elementwise ops folds into all its readers: ufuncs
+read the 0-d value.
 """
 
 from __future__ import annotations
@@ -19,13 +21,12 @@ from tf8.ops.shapes import has_symbolic
 from tf8.runtime.exec_program import ExecInstruction, ExecProgram
 
 NAME = "view_folding"
-VIEW_OPS = frozenset({"transpose", "reshape", "broadcast_in_dim", "slice"})
 ELEMENTWISE = (Category.ELEMENTWISE, Category.ANALYTIC)
 
 
 def _is_view(inst: ExecInstruction) -> bool:
     op = inst.op
-    return definition(op).rule_key in VIEW_OPS and not has_symbolic(op.params)
+    return definition(op).fusion.view is not None and not has_symbolic(op.params)
 
 
 def _scalar_broadcast_to_elementwise(
@@ -33,8 +34,10 @@ def _scalar_broadcast_to_elementwise(
 ) -> bool:
     """A broadcast of a 0-d value read only by elementwise ops: every reader may read it as
     a view (generated code passes the 0-d value to a ufunc, which broadcasts it for free)."""
+    view = definition(inst.op).fusion.view
     return (
-        inst.name == "broadcast_in_dim"
+        view is not None
+        and view.broadcast
         and not inst.input_views
         and not program.slot_avals[inst.inputs[0]].shape
         and all(definition(r.op).category in ELEMENTWISE for r in readers)

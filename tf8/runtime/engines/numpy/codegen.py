@@ -10,8 +10,9 @@ What the generated `run(inputs, ops)` does, and why it is fast:
   last time here (program.last_use);
 - a scalar broadcast, or a uniform constant, feeding a ufunc is read as a 0-d value (numpy
   broadcasts it) when another operand has the full shape;
-- folded metadata views are inline expressions (`s3.transpose((1, 0))`), reductions are
-  `ufunc.reduce` calls, 2-D matmuls are `matmul`;
+- folded metadata views are inline expressions (`s3.transpose((1, 0))`: `Fusion.view`),
+  reductions are `ufunc.reduce` calls (`Fusion.reduce`), 2-D matmuls are `matmul`
+  (`Fusion.matmul`), constants are globals (`OpDefinition.literal`);
 - runs of large same-shape elementwise ops execute as blocked regions (regions.py);
 - intermediates are dropped right after their last use; numpy's floating-point warnings are
   silenced (IEEE results are values, as in JAX) by one context-variable set and reset.
@@ -25,10 +26,13 @@ from typing import Any
 
 import numpy as np
 
+from tf8.ops.definition import definition
 from tf8.ops.fpstate import ignore_fp_errors as _silence
 from tf8.ops.fpstate import restore_fp_errors as _restore
+from tf8.ops.fusion import View
 from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic
+from tf8.runtime.engines.base import Transfer
 from tf8.runtime.engines.numpy import regions
 from tf8.runtime.engines.numpy.elementwise import (
     Steps,
@@ -58,6 +62,11 @@ def own_outputs(outputs: list[Any], inputs: Sequence[Any]) -> list[np.ndarray]:
         seen.add(id(array))
         result.append(array)
     return result
+
+
+def _view(op: Any) -> View:
+    """The `View` fact of a folded view op (view folding folds only ops that have one)."""
+    return definition(op).fusion.view  # type: ignore[return-value]
 
 
 class CodeGen:
@@ -120,15 +129,10 @@ class CodeGen:
         return self.constants.get(s, f"s{s}")
 
     def view_expr(self, expr: str, view: Primitive) -> str:
-        if view.name == "transpose":
-            return f"{expr}.transpose({tuple(view['permutation'])!r})"
-        if view.name == "reshape":
-            return f"{expr}.reshape({tuple(view['shape'])!r})"
-        if view.name == "slice":
-            strides = view["strides"] or (1,) * len(view["start"])
-            index = tuple(slice(*bounds) for bounds in zip(view["start"], view["limit"], strides))
-            return f"{expr}[{self.global_('ix', index)}]"
-        # broadcast_in_dim: the kernel itself (it needs the operand's runtime shape)
+        code = _view(view).code
+        if code is not None:
+            return code(view, expr, self.global_)
+        # the kernel itself (a broadcast needs the operand's runtime shape)
         kernel = self.global_("k", self.engine.kernel(view))
         return f"{kernel}({self.global_('o', view)}, {expr})"
 
@@ -142,8 +146,9 @@ class CodeGen:
         """Rank of an operand as its reader sees it (after its views)."""
         ndim = self.aval(inst.inputs[position]).ndim
         for view in inst.views_of(position):
-            if view.name in ("reshape", "broadcast_in_dim"):
-                ndim = len(view["shape"])
+            rank = _view(view).rank
+            if rank is not None:
+                ndim = rank(view, ndim)
         return ndim
 
     def scalar_operand(self, inst: ExecInstruction, position: int) -> str | None:
@@ -151,7 +156,7 @@ class CodeGen:
         s, views = inst.inputs[position], inst.views_of(position)
         if not views:
             return self.scalars.get(s)
-        if len(views) == 1 and views[0].name == "broadcast_in_dim":
+        if len(views) == 1 and _view(views[0]).broadcast:
             if not self.program.slot_avals[s].shape:
                 return self.scalars.get(s, self.slot(s))
         return None
@@ -167,7 +172,7 @@ class CodeGen:
 
     # --- per-instruction information ---------------------------------------------------------
     def _steps(self, inst: ExecInstruction) -> Steps | None:
-        if len(inst.outputs) != 1 or inst.engine in self.guests or inst.name == "transfer":
+        if len(inst.outputs) != 1 or inst.engine in self.guests or isinstance(inst.op, Transfer):
             return None
         dtypes = [self.program.slot_avals[s].dtype for s in inst.inputs]
         return self.engine.elementwise_steps(inst.op, dtypes)
@@ -185,8 +190,10 @@ class CodeGen:
     def generate(self) -> Callable[..., list]:
         program = self.program
         for inst in program.instructions:
-            if inst.name == "constant" and not inst.input_views:
-                self._constant(inst)
+            if not isinstance(inst.op, Transfer) and not inst.input_views:
+                literal = definition(inst.op).literal
+                if literal is not None:
+                    self._constant(inst, literal(inst.op))
         plan = regions.plan(self) if self.use_regions else []
         self.regions = plan
         head = ["def run(inputs, ops):"]
@@ -261,9 +268,8 @@ class CodeGen:
                 self.owned.add(out)
         self.owned.discard(s)  # two names for one buffer: neither lends it
 
-    def _constant(self, inst: ExecInstruction) -> None:
+    def _constant(self, inst: ExecInstruction, value: np.ndarray) -> None:
         s = inst.outputs[0]
-        value = inst.op["value"].array
         self.constants[s] = self.global_("c", value)
         scalar = uniform_scalar(value) if value.ndim else None
         if scalar is not None:
@@ -285,9 +291,9 @@ class CodeGen:
     def _instruction(self, index: int) -> set[int]:
         """Emit instruction `index`; the dead slots it kept alive under a new name."""
         inst = self.program.instructions[index]
-        if inst.name == "constant" and inst.outputs[0] in self.constants:
+        if inst.outputs[0] in self.constants:  # a literal: a global of the function
             return set()
-        if inst.name == "transfer":
+        if isinstance(inst.op, Transfer):
             self._transfer(index, inst)
             return set()
         steps = self.steps[index]
@@ -318,11 +324,13 @@ class CodeGen:
                     f"{call}({args[0]}, {tuple(op['axes'])!r}{dtype if with_dtype else ''})",
                     True,
                 )
-            ndims = [self.operand_ndim(inst, p) for p in range(len(inst.inputs))]
-            matmul = _matmul_expr(op, ndims, args)
-            if matmul is not None:
-                return matmul, True
-            if inst.name in ("transpose", "reshape"):
+            fusion = definition(op).fusion
+            if fusion.matmul is not None:
+                ndims = [self.operand_ndim(inst, p) for p in range(len(inst.inputs))]
+                matmul = fusion.matmul(op, ndims, args)
+                if matmul is not None:
+                    return matmul, True
+            if fusion.view is not None and fusion.view.method:
                 return self.view_expr(args[0], op), False
         kernel = self.global_("k", self.engine.kernel(op))
         op_expr = f"ops[{index}]" if symbolic else self.global_("o", op)
@@ -373,19 +381,6 @@ class CodeGen:
             ):
                 return s
         return None
-
-
-def _matmul_expr(op: Any, ndims: list[int], args: list[str]) -> str | None:
-    """dot_general of two matrices with one contracting axis each, no batch: a matmul of
-    (possibly transposed) views: the kernel's own computation, without its bookkeeping."""
-    if op.name != "dot_general" or ndims != [2, 2] or op["batch"] != ((), ()):
-        return None
-    (lc, rc) = op["contracting"]
-    if len(lc) != 1 or len(rc) != 1:
-        return None
-    lhs = args[0] if lc[0] % 2 == 1 else f"{args[0]}.T"
-    rhs = args[1] if rc[0] % 2 == 0 else f"{args[1]}.T"
-    return f"matmul({lhs}, {rhs})"
 
 
 def generate(
