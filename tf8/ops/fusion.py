@@ -11,6 +11,16 @@ Engines read these instead of keeping tables keyed by primitive name:
   `bool_operands` are the operand positions that may be bool, and `bool_result` says the
   result is bool (compare); `accumulate` is a reduction's `(initial value, lanes function
   folding a block)`;
+- the numba engine's loop nests (indexed code, for structural ops and reductions along axes)
+  read a structural row as index arithmetic: a view's `index(op, shape, out, idx)` maps the
+  index expressions `idx` of a result element to its operand's (broadcast_in_dim, slice,
+  transpose, reverse, reshape), and another structural row's `element(op, shapes, out, idx,
+  read)` is the source of its element from its operands' (`read(position, index)`: pad,
+  concatenate, iota); `loop(op, shapes, idx, read, name)` is a reduction's or contraction's
+  `Loop`; `reads(op, shapes, out, position)` is how many result elements read each element
+  of an operand when that is not one (a broadcast, a contraction); `multiply_adds(op, shapes,
+  out)` sizes a contraction (a large one is left to BLAS); `numba_declines` are the dtypes
+  the engine leaves to numpy (a scalar libm call slower than numpy's SIMD loop);
 - the Dask engine builds lazy `dask.array` graphs: `Fusion.dask(kit, op, *arrays)` is a
   row's own lazy kernel, for a row that maps to dask.array operations (slices, padding);
   `kit` is what the engine hands in (`kit.array` is `dask.array`, `kit.as_dask(x)`,
@@ -78,6 +88,32 @@ class View:
     broadcast: bool = False
 
 
+# numba engine, loop nests: index expressions (one per axis), an operand's element at an index
+# (`read(position, index)`), shapes
+Index = tuple[str, ...]
+Read = Callable[[int, Index], str]
+Shape = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Loop:
+    """One element of a reduction or contraction as loops (numba): loop k runs over
+    `range(sizes[k])` with the variable `<name>k`; `element` is the source of one term at the
+    loops' indices, folded by `fold` (a statement on `{acc}` and `{e}`) into an accumulator
+    that starts at `init`."""
+
+    init: str
+    fold: str
+    sizes: tuple[int, ...]
+    element: str
+
+
+IndexRule = Callable[[Any, Shape, Shape, Index], Index]
+ElementCode = Callable[[Any, Sequence[Shape], Shape, Index, Read], str]
+LoopCode = Callable[[Any, Sequence[Shape], Index, Read, str], Loop]
+ReadCount = Callable[[Any, Sequence[Shape], Shape, int], float]
+
+
 @dataclass(frozen=True, slots=True)
 class Fusion:
     """How the engines fuse one primitive (every field optional: absent means "not fused")."""
@@ -96,6 +132,14 @@ class Fusion:
     # (op, operand ranks, operand expressions) -> one `matmul(a, b)` call computing the op
     # (np.matmul in the generated code's scope), or None where the operands do not allow it
     matmul: Callable[[Any, list[int], list[str]], str | None] | None = None
+    # numba engine, loop nests (tf8/runtime/engines/numba/nests.py): see "numba engine: index
+    # arithmetic and loops" below
+    index: IndexRule | None = None
+    element: ElementCode | None = None
+    loop: LoopCode | None = None
+    reads: ReadCount | None = None
+    multiply_adds: Callable[[Any, Sequence[Shape], Shape], int] | None = None
+    numba_declines: tuple[str, ...] = ()
 
 
 # --- numpy engine: ufunc steps ------------------------------------------------------------
@@ -145,3 +189,14 @@ def infix(symbol: str) -> ScalarCode:
 def call(function: str) -> ScalarCode:
     """`function(a, b, ...)`: a function in scope of the compiled loop (`np`, `math`)."""
     return lambda op, a: f"{function}({', '.join(a)})"
+
+
+# --- numba engine: index arithmetic and loops ----------------------------------------------
+
+
+def offset_index(index: str, scale: int, offset: int) -> str:
+    """The index expression `index * scale + offset`, simplified."""
+    if index == "0":
+        return str(offset)
+    term = index if scale == 1 else f"{index} * {scale}"
+    return term if not offset else f"({term} + {offset})"

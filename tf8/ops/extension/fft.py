@@ -31,6 +31,11 @@ class FFT(ExtensionOp):
     def name(self) -> str:  # type: ignore[override]
         return self.payload[0]
 
+    @property
+    def axis(self) -> int:
+        """The axis it transforms (the Dask engine keeps it one chunk)."""
+        return self.payload[2]
+
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         kind, n, axis, _ = self.payload
         (a,) = avals

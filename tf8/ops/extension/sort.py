@@ -36,6 +36,11 @@ class Sort(ExtensionOp):
         return self.payload[0]
 
     @property
+    def axis(self) -> int:
+        """The axis it works along (the Dask engine keeps it one chunk): `dimension`."""
+        return self.payload[0]
+
+    @property
     def num_keys(self) -> int:
         return self.payload[2]
 

@@ -2,7 +2,8 @@
 
 Its row sits with its numpy kernel (matrix products straight to BLAS), shape rule, JVP rule,
 transpose rule (one operand at a time: it is linear in each, not in both) and batching rule,
-written with the builders the transforms hand in as `lax`.
+written with the builders the transforms hand in as `lax`, and its engine facts: loops on the
+numba engine (while small), an einsum on the Dask engine.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ import numpy as np
 from tf8.errors import ParameterError, ShapeError
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
-from tf8.ops.definition import OpDefinition, define
-from tf8.ops.fusion import Fusion
+from tf8.ops.definition import OpDefinition, define, infer
+from tf8.ops.fusion import Fusion, Index, Loop, Read, Shape
 from tf8.ops.infer import axes_param
 from tf8.ops.shape_checks import Guards, require_equal
 from tf8.ops.shapes import Dim, dims_equal, shape_str
@@ -165,6 +166,59 @@ def _matmul(op: Any, ndims: list[int], args: list[str]) -> str | None:
     return f"matmul({lhs}, {rhs})"
 
 
+# --- engine facts -----------------------------------------------------------------------------
+
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _loop(op: Any, shapes: Sequence[Shape], idx: Index, read: Read, name: str) -> Loop:
+    """numba's loop nests: one element as a sum over the contracted axes (the result's axes:
+    batch, then x's free axes, then y's)."""
+    (lc, rc), (lb, rb) = op["contracting"], op["batch"]
+    ln, rn = len(shapes[0]), len(shapes[1])
+    lc, lb = [a % ln for a in lc], [a % ln for a in lb]
+    rc, rb = [a % rn for a in rc], [a % rn for a in rb]
+    sizes = tuple(shapes[0][a] for a in lc)
+    lf = [a for a in range(ln) if a not in lc and a not in lb]
+    rf = [a for a in range(rn) if a not in rc and a not in rb]
+
+    def operand(axes_c: list[int], axes_b: list[int], free: list[int], skip: int) -> Index:
+        n = len(axes_c) + len(axes_b) + len(free)
+        return tuple(
+            f"{name}{axes_c.index(a)}"
+            if a in axes_c
+            else idx[axes_b.index(a)]
+            if a in axes_b
+            else idx[len(lb) + skip + free.index(a)]
+            for a in range(n)
+        )
+
+    element = f"{read(0, operand(lc, lb, lf, 0))} * {read(1, operand(rc, rb, rf, len(lf)))}"
+    return Loop("0.0", "{acc} += {e}", sizes, element)
+
+
+def _multiply_adds(op: Any, shapes: Sequence[Shape], out: Shape) -> int:
+    return math.prod(out) * math.prod(shapes[0][a] for a in op["contracting"][0])
+
+
+def _dask(kit: Any, op: Any, x: Any, y: Any) -> Any:
+    """dot_general as an einsum: batch axes, then x's free axes, then y's."""
+    (out,) = infer(op, [Aval(tuple(v.shape), np.dtype(v.dtype)) for v in (x, y)])
+    (lc, rc), (lb, rb) = op["contracting"], op["batch"]
+    lc, lb = [a % x.ndim for a in lc], [a % x.ndim for a in lb]
+    rc, rb = [a % y.ndim for a in rc], [a % y.ndim for a in rb]
+    letters = iter(LETTERS)
+    xs = [next(letters) for _ in range(x.ndim)]
+    ys = [next(letters) for _ in range(y.ndim)]
+    for a, b in [*zip(lc, rc), *zip(lb, rb)]:
+        ys[b] = xs[a]
+    free_x = [xs[i] for i in range(x.ndim) if i not in lc and i not in lb]
+    free_y = [ys[i] for i in range(y.ndim) if i not in rc and i not in rb]
+    result = "".join([xs[i] for i in lb] + free_x + free_y)
+    spec = f"{''.join(xs)},{''.join(ys)}->{result}"
+    return kit.array.einsum(spec, kit.as_dask(x), kit.as_dask(y), dtype=out.dtype)
+
+
 DEFINITIONS: tuple[OpDefinition, ...] = (
     define(
         Row(
@@ -181,7 +235,13 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         jvp=_jvp,
         transpose=_transpose,
         batch=_batch,
-        fusion=Fusion(matmul=_matmul),
+        fusion=Fusion(
+            dask=_dask,
+            loop=_loop,
+            reads=lambda op, shapes, out, p: _multiply_adds(op, shapes, out) / math.prod(shapes[p]),
+            multiply_adds=_multiply_adds,
+            matmul=_matmul,
+        ),
         batched_dot=lambda op: any(op["batch"]),
     ),
 )

@@ -14,7 +14,7 @@ from tf8.errors import ShapeError
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define
-from tf8.ops.fusion import Fusion
+from tf8.ops.fusion import Fusion, Index, Read, Shape, offset_index
 from tf8.ops.shape_checks import Guards
 from tf8.ops.shapes import Dim, shape_str
 
@@ -123,6 +123,26 @@ def _pad_dask(kit: Any, op: Any, x: Any, value: Any) -> Any:
     return x
 
 
+def _pad_element(op: Any, shapes: Sequence[Shape], out: Shape, idx: Index, read: Read) -> str:
+    """x's element where the index falls on it, else the pad value (numba's loop nests)."""
+    conditions, inner = [], []
+    for i, n, (lo, hi, interior) in zip(idx, shapes[0], op["config"]):
+        if (lo, hi, interior) == (0, 0, 0):
+            inner.append(i)
+            continue
+        q = offset_index(i, 1, -lo)
+        if interior:
+            step = interior + 1
+            conditions.append(f"{q} >= 0 and {q} % {step} == 0 and {q} // {step} < {n}")
+            inner.append(f"({q} // {step})")
+        else:
+            conditions.append(f"{q} >= 0 and {q} < {n}" if lo > 0 else f"{q} < {n}")
+            inner.append(q)
+    if not conditions:
+        return read(0, tuple(inner))
+    return f"({read(0, tuple(inner))} if ({' and '.join(conditions)}) else {read(1, ())})"
+
+
 PAD = define(
     Row(
         "pad",
@@ -138,7 +158,7 @@ PAD = define(
     shape=_pad_shape,
     transpose=_pad_transpose,
     batch=_pad_batch,
-    fusion=Fusion(dask=_pad_dask),
+    fusion=Fusion(dask=_pad_dask, element=_pad_element),
 )
 
 

@@ -2,7 +2,8 @@
 
 Each row sits with its numpy kernel, shape rule, JVP rule (written with the builders the
 transforms hand in as `lax`), transpose rule when linear, batching rule, and the facts the
-engines fuse it by: `ufunc.reduce` on the numpy engine, an accumulator on the numba engine.
+engines fuse it by: `ufunc.reduce` on the numpy engine, an accumulator (a full reduction)
+or a loop (along some axes) on the numba engine, the dask.array reduction on the Dask engine.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from tf8.ops import dtypes as dt
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define, zero_jvp
-from tf8.ops.fusion import Fusion
+from tf8.ops.fusion import Fusion, Index, Loop, Read, Shape
 from tf8.ops.infer import axes_param
 from tf8.ops.shape_checks import Guards, check_axis, require_equal
 from tf8.ops.shapes import Dim, DimExpr, dim_min, shape_str
@@ -94,6 +95,47 @@ def _cumsum(op: Any, x: np.ndarray) -> np.ndarray:
     if op["reverse"]:
         return np.flip(np.cumsum(np.flip(x, axis), axis=axis, dtype=x.dtype), axis)
     return np.cumsum(x, axis=axis, dtype=x.dtype)
+
+
+# --- numba loops and dask.array kernels -------------------------------------------------------
+
+
+def _reduce_loop(init: str, fold: str) -> Any:
+    """numba's loop nests: the element of a reduction along axes as loops over those axes,
+    `fold` (a statement on `{acc}` and `{e}`) accumulating from `init`."""
+
+    def loop(op: Any, shapes: Sequence[Shape], idx: Index, read: Read, name: str) -> Loop:
+        axes = sorted(a % len(shapes[0]) for a in op["axes"])
+        kept = iter(idx)
+        at = tuple(
+            f"{name}{axes.index(a)}" if a in axes else next(kept) for a in range(len(shapes[0]))
+        )
+        return Loop(init, fold, tuple(shapes[0][a] for a in axes), read(0, at))
+
+    return loop
+
+
+def _reduction_dask(function: str, keep_dtype: bool) -> Any:
+    """The dask.array reduction `function` over the op's axes (sums and products in the
+    operand's dtype, as the numpy kernel)."""
+
+    def kernel(kit: Any, op: Any, x: Any) -> Any:
+        reduce = getattr(kit.array, function)
+        if keep_dtype:
+            return reduce(kit.as_dask(x), axis=tuple(op["axes"]), dtype=x.dtype)
+        return reduce(kit.as_dask(x), axis=tuple(op["axes"]))
+
+    return kernel
+
+
+def _cumsum_dask(kit: Any, op: Any, x: Any) -> Any:
+    da, x = kit.array, kit.as_dask(x)
+    if x.ndim == 0:
+        return x
+    axis = op["axis"]
+    if op["reverse"]:
+        return da.flip(da.cumsum(da.flip(x, axis), axis=axis, dtype=x.dtype), axis)
+    return da.cumsum(x, axis=axis, dtype=x.dtype)
 
 
 # --- derivatives ------------------------------------------------------------------------------
@@ -198,16 +240,25 @@ def _reduction(
     ufunc: np.ufunc,
     keep_dtype: bool,
     accumulate: tuple[str, str],
+    *,
+    fold: str,
+    lazy: str,
     **rules: Any,
 ) -> OpDefinition:
-    """A reduction over `axes` computed by `ufunc.reduce` (numba: an accumulator)."""
+    """A reduction over `axes` computed by `ufunc.reduce` (numba: an accumulator over every
+    axis, `fold` in loops along some; Dask: the dask.array reduction `lazy`)."""
     shape = _reduce_shape if keep_dtype else _extremum_shape  # max/min: no identity
     return define(
         Row(name, _R, _P.SAME_NUMERIC, 1, 1, ("axes",), linear=name == "reduce_sum", doc=doc),
         kernel=_reduction_kernel(ufunc, keep_dtype),
         shape=shape,
         batch=_reduce_batch,
-        fusion=Fusion(reduce=(ufunc, keep_dtype), accumulate=accumulate),
+        fusion=Fusion(
+            reduce=(ufunc, keep_dtype),
+            accumulate=accumulate,
+            loop=_reduce_loop(accumulate[0], fold),
+            dask=_reduction_dask(lazy, keep_dtype),
+        ),
         **rules,
     )
 
@@ -219,16 +270,36 @@ def _argreduce(name: str, doc: str, fn: Callable) -> OpDefinition:
         shape=_arg_reduce_shape,
         jvp=zero_jvp,  # an index carries no derivative
         batch=_arg_reduce_batch,
+        fusion=Fusion(
+            dask=lambda kit, op, x: getattr(kit.array, fn.__name__)(
+                kit.as_dask(x), axis=op["axis"]
+            ).astype(np.int64)
+        ),
     )
 
 
 DEFINITIONS: tuple[OpDefinition, ...] = (
     _reduction(
-        "reduce_sum", "sum over axes", np.add, True, ("0.0", "sum_block"), transpose=_sum_transpose
+        "reduce_sum",
+        "sum over axes",
+        np.add,
+        True,
+        ("0.0", "sum_block"),
+        transpose=_sum_transpose,
+        fold="{acc} += {e}",
+        lazy="sum",
     ),
     _reduction(
-        "reduce_prod", "product over axes", np.multiply, True, ("1.0", "prod_block"), jvp=_prod_jvp
+        "reduce_prod",
+        "product over axes",
+        np.multiply,
+        True,
+        ("1.0", "prod_block"),
+        jvp=_prod_jvp,
+        fold="{acc} *= {e}",
+        lazy="prod",
     ),
+    # NaN propagates, as numpy's max/min
     _reduction(
         "reduce_max",
         "max over axes",
@@ -236,9 +307,18 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         False,
         ("-np.inf", "max_block"),
         jvp=_extremum_jvp,
+        fold="{acc} = {e} if not ({acc} >= {e}) and {acc} == {acc} else {acc}",
+        lazy="max",
     ),
     _reduction(
-        "reduce_min", "min over axes", np.minimum, False, ("np.inf", "min_block"), jvp=_extremum_jvp
+        "reduce_min",
+        "min over axes",
+        np.minimum,
+        False,
+        ("np.inf", "min_block"),
+        jvp=_extremum_jvp,
+        fold="{acc} = {e} if not ({acc} <= {e}) and {acc} == {acc} else {acc}",
+        lazy="min",
     ),
     _argreduce("argmax", "index of the first max (int64)", np.argmax),
     _argreduce("argmin", "index of the first min (int64)", np.argmin),
@@ -258,5 +338,6 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         shape=_cumsum_shape,
         transpose=_cumsum_transpose,
         batch=_cumsum_batch,
+        fusion=Fusion(dask=_cumsum_dask),
     ),
 )

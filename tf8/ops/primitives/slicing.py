@@ -19,7 +19,7 @@ from tf8.ops import dtypes as dt
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define
-from tf8.ops.fusion import Bind, Fusion, View
+from tf8.ops.fusion import Bind, Fusion, Index, Shape, View, offset_index
 from tf8.ops.shape_checks import Guards
 from tf8.ops.shapes import Dim, shape_str
 
@@ -77,6 +77,11 @@ def _slice_batch(lax: Any, op: Any, args: list, dims: list) -> tuple[list, list]
     return [lax.apply(changed, [x])[0]], [d]
 
 
+def _slice_index(op: Any, shape: Shape, out: Shape, idx: Index) -> Index:
+    strides = op["strides"] or (1,) * len(shape)
+    return tuple(offset_index(i, st, s) for i, s, st in zip(idx, op["start"], strides))
+
+
 def _slice_dask(kit: Any, op: Any, x: Any) -> Any:
     strides = op["strides"] or (1,) * x.ndim
     bounds = zip(op["start"], op["limit"], strides)
@@ -106,7 +111,7 @@ SLICE = define(
     shape=_slice_shape,
     transpose=_slice_transpose,
     batch=_slice_batch,
-    fusion=Fusion(dask=_slice_dask, view=View(code=_slice_view)),
+    fusion=Fusion(dask=_slice_dask, view=View(code=_slice_view), index=_slice_index),
 )
 
 

@@ -1,5 +1,6 @@
 """Structural rows: ops that move, copy or generate elements without arithmetic — transpose,
-reshape, broadcast_in_dim, the diagonal and triangle ops, concatenate, reverse and iota.
+reshape, broadcast_in_dim, concatenate, reverse and iota (the diagonal and triangle ops are
+in diagonals.py).
 
 Each row sits with its numpy kernel, shape rule, transpose rule (they are linear: their JVP
 is the op on the tangents) and batching rule, written with the builders the transforms hand
@@ -8,6 +9,7 @@ in as `lax`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +19,7 @@ from tf8.errors import AxisError, ShapeError
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define, zero_jvp
-from tf8.ops.fusion import Fusion, View
+from tf8.ops.fusion import Fusion, Index, Read, Shape, View, offset_index
 from tf8.ops.infer import axes_param
 from tf8.ops.shape_checks import Guards, check_axis, describe, require_equal
 from tf8.ops.shapes import Dim, DimExpr, ShapeGuard, dims_equal, shape_str
@@ -60,6 +62,13 @@ def _transpose_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Di
     return tuple(shape[p] for p in perm)
 
 
+def _transpose_index(op: Any, shape: Shape, out: Shape, idx: Index) -> Index:
+    result = [""] * len(shape)
+    for k, axis in enumerate(op["permutation"]):
+        result[axis % len(shape)] = idx[k]
+    return tuple(result)
+
+
 def _transpose_transpose(lax: Any, op: Any, operands: Any, linear: Any, ct: Any) -> list:
     inverse = tuple(int(i) for i in np.argsort(op["permutation"]))
     return [lax.transpose(ct, inverse)]
@@ -79,6 +88,26 @@ def _reshape_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim,
     if same is None:
         guards.append(ShapeGuard(_size(old), _size(new), f"reshape {shape_str(old)} → ..."))
     return tuple(new)
+
+
+def _reshape_index(op: Any, shape: Shape, out: Shape, idx: Index) -> Index:
+    """Row-major: through the flat position, unless the reshape only adds or drops axes of
+    size 1 (then the other axes map one to one)."""
+    kept_out = [i for i, n in zip(idx, out) if n != 1]
+    if [n for n in shape if n != 1] == [n for n in out if n != 1]:
+        it = iter(kept_out)
+        return tuple("0" if n == 1 else next(it) for n in shape)
+    terms, stride = [], 1
+    for i, n in reversed(list(zip(idx, out))):
+        if n != 1:
+            terms.append(i if stride == 1 else f"{i} * {stride}")
+        stride *= n
+    flat = "(" + " + ".join(reversed(terms)) + ")" if terms else "0"
+    result, stride = [], 1
+    for n in reversed(shape):
+        result.append("0" if n == 1 else f"(({flat} // {stride}) % {n})")
+        stride *= n
+    return tuple(reversed(result))
 
 
 def _reshape_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
@@ -116,6 +145,18 @@ def _broadcast(op: Any, x: np.ndarray) -> np.ndarray:
     return np.broadcast_to(x.reshape(expanded), shape)
 
 
+def _broadcast_index(op: Any, shape: Shape, out: Shape, idx: Index) -> Index:
+    return tuple("0" if n == 1 else idx[d] for n, d in zip(shape, op["broadcast_dimensions"]))
+
+
+def _broadcast_dask(kit: Any, op: Any, x: Any) -> Any:
+    shape, dims = op["shape"], op["broadcast_dimensions"]
+    expanded = [1] * len(shape)
+    for axis, d in zip(dims, x.shape):
+        expanded[axis] = d
+    return kit.array.broadcast_to(kit.as_dask(x).reshape(expanded), shape)
+
+
 def _broadcast_transpose(lax: Any, op: Any, operands: Any, linear: Any, ct: Any) -> list:
     (x,) = operands
     dims = op["broadcast_dimensions"]
@@ -133,65 +174,6 @@ def _broadcast_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, lis
     shape = (x.shape[0], *op["shape"])
     kept = (0, *(b + 1 for b in op["broadcast_dimensions"]))
     return [lax.apply1("broadcast_in_dim", [x], shape=shape, broadcast_dimensions=kept)], [0]
-
-
-# --- diagonals and triangles (the last two axes) ----------------------------------------------
-
-
-def _matrix_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
-    shape = avals[0].shape
-    if len(shape) < 2:
-        raise ShapeError(f"{op.name}: needs at least 2 axes, got {shape_str(shape)}")
-    return shape
-
-
-def _extract_diag_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
-    shape = _matrix_shape(op, avals, guards)
-    require_equal(op, shape[-2], shape[-1], f"square matrix, got {shape_str(shape)}", guards)
-    return shape[:-1]
-
-
-def _embed_diag_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
-    shape = avals[0].shape
-    if not shape:
-        raise ShapeError(f"{op.name}: needs at least 1 axis, got a scalar")
-    return shape + shape[-1:]
-
-
-def _embed_diag(op: Any, x: np.ndarray) -> np.ndarray:
-    n = x.shape[-1]
-    out = np.zeros(x.shape + (n,), dtype=x.dtype)
-    idx = np.arange(n)
-    out[..., idx, idx] = x
-    return out
-
-
-def _trailing(count: int) -> Any:
-    """Batching of ops on the last `count` axes (matrices, diagonals) that keep the leading
-    axes: the batch axis stays where it is unless it sits among those trailing axes."""
-
-    def rule(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
-        (x,), (d,) = args, dims
-        if d > x.ndim - 1 - count:
-            x, d = lax.moveaxis(x, d, 0), 0
-        return [lax.apply(op, [x])[0]], [d]
-
-    return rule
-
-
-def _same_k(lax: Any, op: Any, operands: Any, linear: Any, ct: Any) -> list:
-    """tril/triu are their own transpose (a mask)."""
-    return [lax.apply1(op.name, [ct], k=op["k"])]
-
-
-def _triangle(name: str, doc: str, kernel: Any) -> OpDefinition:
-    return define(
-        Row(name, _S, _P.SAME_ANY, 1, 1, ("k",), linear=True, doc=doc, defaults=(("k", 0),)),
-        kernel=lambda op, x: kernel(x, op["k"]),
-        shape=_matrix_shape,
-        transpose=_same_k,
-        batch=_trailing(2),
-    )
 
 
 # --- concatenate, reverse, iota ---------------------------------------------------------------
@@ -213,6 +195,23 @@ def _concatenate_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[
                 require_equal(op, x, y, lambda i=i: f"axis {i} of {describe(avals)}", guards)
         total = total + a.shape[axis]
     return first[:axis] + (total,) + first[axis + 1 :]
+
+
+def _concatenate_element(
+    op: Any, shapes: Sequence[Shape], out: Shape, idx: Index, read: Read
+) -> str:
+    axis = op["axis"] % len(out)
+    offsets = np.cumsum([0] + [s[axis] for s in shapes]).tolist()
+    i = idx[axis]
+    expression = ""
+    for position in range(len(shapes) - 1, -1, -1):
+        index = (*idx[:axis], offset_index(i, 1, -offsets[position]), *idx[axis + 1 :])
+        element = read(position, index)
+        if not expression:
+            expression = element
+        else:
+            expression = f"({element} if {i} < {offsets[position + 1]} else {expression})"
+    return expression
 
 
 def _concatenate_transpose(lax: Any, op: Any, operands: Any, linear: Any, ct: Any) -> list:
@@ -243,6 +242,13 @@ def _reverse_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim,
     return avals[0].shape
 
 
+def _reverse_index(op: Any, shape: Shape, out: Shape, idx: Index) -> Index:
+    axes = {a % len(shape) for a in op["axes"]}
+    return tuple(
+        f"({n - 1} - {i})" if a in axes and n > 1 else i for a, (i, n) in enumerate(zip(idx, shape))
+    )
+
+
 def _reverse_batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     (x,), (d,) = args, dims
     axes = tuple(batched_axis(a, d) for a in example_axes(op["axes"], x.ndim - 1))
@@ -255,12 +261,21 @@ def _iota_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ..
     return shape
 
 
-def _iota(op: Any) -> np.ndarray:
-    shape, dim = tuple(op["shape"]), op["dimension"]
-    ramp = np.arange(shape[dim], dtype=np.dtype(op["dtype"]))
-    view = [1] * len(shape)
-    view[dim] = shape[dim]
-    return np.broadcast_to(ramp.reshape(view), shape)
+def _iota_in(array: Any) -> Any:
+    """iota's kernel on the array module `array` (numpy; dask.array for the Dask engine)."""
+
+    def iota(op: Any) -> Any:
+        shape, dim = tuple(op["shape"]), op["dimension"]
+        ramp = array.arange(shape[dim], dtype=np.dtype(op["dtype"]))
+        view = [1] * len(shape)
+        view[dim] = shape[dim]
+        return array.broadcast_to(ramp.reshape(view), shape)
+
+    return iota
+
+
+def _iota_element(op: Any, shapes: Sequence[Shape], out: Shape, idx: Index, read: Read) -> str:
+    return f"np.{np.dtype(op['dtype']).name}({idx[op['dimension'] % len(out)]})"
 
 
 def _each(fn: Any) -> Any:
@@ -294,7 +309,11 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         shape=_transpose_shape,
         transpose=_transpose_transpose,
         batch=_transpose_batch,
-        fusion=Fusion(view=TRANSPOSE_VIEW),
+        fusion=Fusion(
+            index=_transpose_index,
+            dask=lambda kit, op, x: kit.array.transpose(kit.as_dask(x), op["permutation"]),
+            view=TRANSPOSE_VIEW,
+        ),
     ),
     define(
         Row("reshape", _S, _P.SAME_ANY, 1, 1, ("shape",), linear=True, doc="row-major reshape"),
@@ -302,7 +321,11 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         shape=_reshape_shape,
         transpose=_each(lambda lax, ct, x: lax.reshape(ct, x.shape)),
         batch=_reshape_batch,
-        fusion=Fusion(view=RESHAPE_VIEW),
+        fusion=Fusion(
+            index=_reshape_index,
+            dask=lambda kit, op, x: kit.array.reshape(kit.as_dask(x), op["shape"]),
+            view=RESHAPE_VIEW,
+        ),
     ),
     define(
         Row(
@@ -320,32 +343,26 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         transpose=_broadcast_transpose,
         batch=_broadcast_batch,
         # numba: of a 0-d value only (NumbaEngine.supports); other shapes are index arithmetic
-        fusion=Fusion(scalar=lambda op, a: a[0], view=BROADCAST_VIEW),
-    ),
-    define(
-        Row(
-            "extract_diag", _S, _P.SAME_ANY, 1, 1, linear=True, doc="diagonal of the last two axes"
+        fusion=Fusion(
+            scalar=lambda op, a: a[0],
+            dask=_broadcast_dask,
+            index=_broadcast_index,
+            reads=lambda op, shapes, out, p: math.prod(out) / math.prod(shapes[p]),
+            view=BROADCAST_VIEW,
         ),
-        kernel=lambda op, x: np.diagonal(x, axis1=-2, axis2=-1).copy(),
-        shape=_extract_diag_shape,
-        transpose=_each(lambda lax, ct, x: lax.apply1("embed_diag", [ct])),
-        batch=_trailing(2),
     ),
-    define(
-        Row("embed_diag", _S, _P.SAME_ANY, 1, 1, linear=True, doc="last axis onto a diagonal"),
-        kernel=_embed_diag,
-        shape=_embed_diag_shape,
-        transpose=_each(lambda lax, ct, x: lax.apply1("extract_diag", [ct])),
-        batch=_trailing(1),
-    ),
-    _triangle("tril", "lower triangle (last two axes)", np.tril),
-    _triangle("triu", "upper triangle (last two axes)", np.triu),
     define(
         Row("concatenate", _S, _P.SAME_ANY, 1, None, ("axis",), linear=True, doc="join along axis"),
         kernel=lambda op, *xs: np.concatenate(xs, axis=op["axis"]),
         shape=_concatenate_shape,
         transpose=_concatenate_transpose,
         batch=_concatenate_batch,
+        fusion=Fusion(
+            element=_concatenate_element,
+            dask=lambda kit, op, *xs: kit.array.concatenate(
+                [kit.as_dask(x) for x in xs], axis=op["axis"]
+            ),
+        ),
     ),
     define(
         Row("reverse", _S, _P.SAME_ANY, 1, 1, ("axes",), linear=True, doc="flip axes"),
@@ -355,6 +372,10 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
             lax.apply1("reverse", [ct], axes=op["axes"])
         ],
         batch=_reverse_batch,
+        fusion=Fusion(
+            index=_reverse_index,
+            dask=lambda kit, op, x: kit.array.flip(kit.as_dask(x), op["axes"]),
+        ),
     ),
     define(
         Row(
@@ -366,9 +387,10 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
             ("shape", "dtype", "dimension"),
             doc="0, 1, 2 ... on one axis",
         ),
-        kernel=_iota,
+        kernel=_iota_in(np),
         shape=_iota_shape,
         jvp=zero_jvp,  # a constant ramp
         batch=no_operands,
+        fusion=Fusion(element=_iota_element, dask=lambda kit, op: _iota_in(kit.array)(op)),
     ),
 )

@@ -7,9 +7,9 @@ a lazy dask array (a tuple of them for an op with several outputs); nothing is c
   (`da.blockwise`), so they agree with the numpy engine bit for bit on any chunking; a
   kernel written with methods dask arrays share runs on the lazy arrays themselves
   (`Fusion.whole_array`: convert's `astype`);
-- reductions, `cumsum`, `dot_general` (as `da.einsum`), einsum and the structural rows map to
-  their dask.array counterparts (a row defined in a family module carries its own lazy kernel,
-  `Fusion.dask`, handed `KIT`);
+- reductions, `cumsum`, `dot_general` (as `da.einsum`) and the structural rows map to their
+  dask.array counterparts: each row carries its own lazy kernel in its home (`Fusion.dask`,
+  handed `KIT`); so does einsum here;
 - every other op runs its own numpy kernel as **one task**, when each operand is a single
   chunk (small data, or data rechunked so); on chunked operands it raises
   `tf8.errors.ChunkingError`, naming the op and saying what to do (rechunk, or compute
@@ -147,50 +147,7 @@ def along_one_chunk(op: Any, x: Any, axes: Sequence[int], what: str) -> Any:
     return x
 
 
-# --- reductions and contractions ------------------------------------------------------------
-
-
-def _reduction(name: str) -> Kernel:
-    def kernel(op: Any, x: Any) -> Any:
-        axes = tuple(op["axes"])
-        fn = getattr(da, name)
-        if name in ("sum", "prod"):
-            return fn(as_dask(x), axis=axes, dtype=x.dtype)
-        return fn(as_dask(x), axis=axes)
-
-    return kernel
-
-
-def _argreduce(name: str) -> Kernel:
-    return lambda op, x: getattr(da, name)(as_dask(x), axis=op["axis"]).astype(np.int64)
-
-
-def _cumsum(op: Any, x: Any) -> Any:
-    x = as_dask(x)
-    if x.ndim == 0:
-        return x
-    axis = op["axis"]
-    if op["reverse"]:
-        return da.flip(da.cumsum(da.flip(x, axis), axis=axis, dtype=x.dtype), axis)
-    return da.cumsum(x, axis=axis, dtype=x.dtype)
-
-
-def _dot_general(op: Any, x: Any, y: Any) -> Any:
-    """dot_general as an einsum: batch axes, then x's free axes, then y's."""
-    (out,) = out_avals(op, (x, y))
-    (lc, rc), (lb, rb) = op["contracting"], op["batch"]
-    lc, lb = [a % x.ndim for a in lc], [a % x.ndim for a in lb]
-    rc, rb = [a % y.ndim for a in rc], [a % y.ndim for a in rb]
-    letters = iter(LETTERS)
-    xs = [next(letters) for _ in range(x.ndim)]
-    ys = [next(letters) for _ in range(y.ndim)]
-    for a, b in [*zip(lc, rc), *zip(lb, rb)]:
-        ys[b] = xs[a]
-    free_x = [xs[i] for i in range(x.ndim) if i not in lc and i not in lb]
-    free_y = [ys[i] for i in range(y.ndim) if i not in rc and i not in rb]
-    result = "".join([xs[i] for i in lb] + free_x + free_y)
-    spec = f"{''.join(xs)},{''.join(ys)}->{result}"
-    return da.einsum(spec, as_dask(x), as_dask(y), dtype=out.dtype)
+# --- families -----------------------------------------------------------------------------
 
 
 def _einsum(op: Any, *xs: Any) -> Any:
@@ -199,34 +156,6 @@ def _einsum(op: Any, *xs: Any) -> Any:
     if any("..." in s for s in (*inputs, output)):
         return single_chunk(op, *xs)
     return da.einsum(op.subscripts, *[as_dask(x) for x in xs], dtype=out.dtype)
-
-
-# --- structural -------------------------------------------------------------------------------
-
-
-def _broadcast_in_dim(op: Any, x: Any) -> Any:
-    shape, dims = op["shape"], op["broadcast_dimensions"]
-    expanded = [1] * len(shape)
-    for axis, d in zip(dims, x.shape):
-        expanded[axis] = d
-    return da.broadcast_to(as_dask(x).reshape(expanded), shape)
-
-
-def _iota(op: Any) -> Any:
-    shape, dim = tuple(op["shape"]), op["dimension"]
-    ramp = da.arange(shape[dim], dtype=np.dtype(op["dtype"]))
-    view = [1] * len(shape)
-    view[dim] = shape[dim]
-    return da.broadcast_to(ramp.reshape(view), shape)
-
-
-def _triangle(op: Any, x: Any) -> Any:
-    """tril/triu of the last two axes: a select against a mask (batched over the rest)."""
-    x = as_dask(x)
-    m, n = x.shape[-2:]
-    below = np.tri(m, n, op["k"], dtype=bool)
-    keep = below if op.name == "tril" else ~np.tri(m, n, op["k"] - 1, dtype=bool)
-    return da.where(keep, x, da.zeros((), dtype=x.dtype))
 
 
 def batched(core: int) -> Kernel:
@@ -259,52 +188,16 @@ def batched(core: int) -> Kernel:
 
 
 def along_axis(op: Any, *xs: Any) -> Any:
-    """fft along `axis`, sort of one operand along `dimension`: tf8's kernel on each block,
-    the axis one chunk (batched along the others)."""
+    """An op of one operand along one axis (`op.axis`: fft, sort): tf8's kernel on each
+    block, the axis one chunk (batched along the others)."""
     outs = out_avals(op, xs)
     if len(xs) != 1 or len(outs) != 1:
         return single_chunk(op, *xs)
-    axis = op.dimension if definition(op).name == "sort" else op.payload[2]
+    axis = op.axis
     x, (out,) = along_one_chunk(op, as_dask(xs[0]), [axis], "the transformed"), outs
     chunks = tuple((out.shape[axis],) if i == axis else c for i, c in enumerate(x.chunks))
     return da.map_blocks(Block(op), x, chunks=chunks, dtype=out.dtype, meta=_meta(out))
 
-
-def _embed_diag(op: Any, x: Any) -> Any:
-    """(..., n) → (..., n, n): x[..., j] where row == column j, zero elsewhere."""
-    x = as_dask(x)
-    n = x.shape[-1]
-    eye = da.eye(n, chunks=max(n, 1), dtype=bool) if n else np.zeros((0, 0), bool)
-    return da.where(eye, x[..., None, :], da.zeros((), dtype=x.dtype))
-
-
-def _concatenate(op: Any, *xs: Any) -> Any:
-    return da.concatenate([as_dask(x) for x in xs], axis=op["axis"])
-
-
-STRUCTURAL: dict[str, Kernel] = {
-    "transpose": lambda op, x: da.transpose(as_dask(x), op["permutation"]),
-    "reshape": lambda op, x: da.reshape(as_dask(x), op["shape"]),
-    "broadcast_in_dim": _broadcast_in_dim,
-    "concatenate": _concatenate,
-    "reverse": lambda op, x: da.flip(as_dask(x), op["axes"]),
-    "iota": _iota,
-    "tril": _triangle,
-    "triu": _triangle,
-    "extract_diag": lambda op, x: da.diagonal(as_dask(x), axis1=-2, axis2=-1),
-    "embed_diag": _embed_diag,
-}
-
-REDUCTIONS: dict[str, Kernel] = {
-    "reduce_sum": _reduction("sum"),
-    "reduce_prod": _reduction("prod"),
-    "reduce_max": _reduction("max"),
-    "reduce_min": _reduction("min"),
-    "argmax": _argreduce("argmax"),
-    "argmin": _argreduce("argmin"),
-    "cumsum": _cumsum,
-    "dot_general": _dot_general,
-}
 
 # What a primitive's own Dask kernel (`Fusion.dask`, in its home) is handed, as `kit`.
 KIT = SimpleNamespace(array=da, as_dask=as_dask, single_chunk=single_chunk)
@@ -341,8 +234,6 @@ def _table() -> dict[Any, Kernel]:
         kernel = by_category(found)
         if kernel is not None:
             table[name] = kernel
-    table.update(STRUCTURAL)
-    table.update(REDUCTIONS)
     for cls in linalg.KERNELS:  # matrices batched along unchunked matrix axes
         table[cls] = batched(2)
     table.update({Einsum: _einsum, FFT: along_axis, Sort: along_axis, Threefry2x32: broadcasting})

@@ -1,15 +1,16 @@
 """The numba engine: fused regions as compiled loops.
 
-Its kernel table holds elementwise primitives as scalar code (scalar.py), structural ops
+It compiles what the primitives' definitions say it can (their `Fusion` facts, written in
+their homes): elementwise primitives as scalar code (scalar.py), structural ops
 (broadcast_in_dim, slice, pad, concatenate, reverse, transpose, reshape, iota) as index
 arithmetic, and reductions and small dot_generals as loops (indexing.py); it takes an
 instruction when every operand and result is a real float (bool for a comparison's result
 and a select's predicate) and shapes are concrete and non-empty; an operand may be read
-through folded views. Everything else falls back to the numpy engine. Each run of
-consecutive instructions placed here compiles to one `@njit` function, cached on disk
-(cache.py): flat loops over elementwise ops with full reductions (codegen.py), loop nests
-over multi-indices for the rest (nests.py); kernel ops (random.py: the Threefry-2x32
-hash) run as compiled kernels between them.
+through folded views (those with an index map). Everything else falls back to the numpy
+engine. Each run of consecutive instructions placed here compiles to one `@njit` function,
+cached on disk (cache.py): flat loops over elementwise ops with full reductions
+(codegen.py), loop nests over multi-indices for the rest (nests.py); kernel ops (random.py:
+the Threefry-2x32 hash) run as compiled kernels between them.
 
 numba is imported only when this engine first compiles — in the optimised tier, never on
 a program's first run — so selecting it costs nothing until a program runs again.
@@ -17,12 +18,13 @@ a program's first run — so selecting it costs nothing until a program runs aga
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from tf8.ops.avals import ConstantValue
+from tf8.ops.definition import OpDefinition, definition
 from tf8.ops.primitive import Primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.runtime.engines.adaptive import Faster
@@ -31,9 +33,9 @@ from tf8.runtime.engines.base import Engine, GuestRegion
 from . import cache
 from . import random as kernel_ops
 from .codegen import TOLERANCE, Source
-from .indexing import INDEXED, VIEWS, loop_code
+from .indexing import indexed, view_index
 from .nests import NestSource, view_shapes
-from .scalar import REDUCTIONS, SCALAR, accumulation, bool_operands, bool_result, scalar_code
+from .scalar import accumulation, bool_operands, bool_result, scalar_code
 
 __all__ = ["TOLERANCE", "NumbaEngine"]
 
@@ -44,8 +46,23 @@ MIN_OPS = 3  # a shorter run is left to numpy: a compile (~0.1-1 s) and a call w
 MAX_CONTRACTION = 1 << 18  # multiply-adds of a dot_general compiled as loops; more: BLAS
 
 
+def compiles(found: OpDefinition) -> bool:
+    """Whether the engine has code for ops of this definition: scalar code, an accumulator,
+    index arithmetic or a loop (on the dtypes and shapes `NumbaEngine.supports` checks)."""
+    fusion = found.fusion
+    return any(
+        fact is not None
+        for fact in (fusion.scalar, fusion.accumulate, fusion.index, fusion.element, fusion.loop)
+    )
+
+
+def _scalar_view(op: Any) -> bool:
+    """A view with scalar code: of a 0-d value, the value itself (broadcast_in_dim)."""
+    return view_index(op) is not None and scalar_code(op) is not None
+
+
 def _scalar_broadcast(view_chain: tuple[Any, ...], aval: Any) -> bool:
-    return len(view_chain) == 1 and view_chain[0].name == "broadcast_in_dim" and not aval.ndim
+    return len(view_chain) == 1 and _scalar_view(view_chain[0]) and not aval.ndim
 
 
 def _flat(inst: Any, program: Any) -> bool:
@@ -62,8 +79,8 @@ def _flat(inst: Any, program: Any) -> bool:
     x = avals[inst.inputs[0]] if inst.inputs else None
     if accumulation(inst.op) is not None:
         return not views and tuple(inst.op["axes"]) == tuple(range(x.ndim)) and x.ndim > 0
-    if inst.name == "broadcast_in_dim":
-        return not x.ndim
+    if view_index(inst.op) is not None:  # a view: here only as the broadcast of a 0-d value
+        return not x.ndim and _scalar_view(inst.op)
     return scalar_code(inst.op) is not None
 
 
@@ -73,17 +90,21 @@ class NumbaEngine(Engine):
 
     name = "numba"
     install = "pip install numba"
-    # its kernels are source: scalar code per element, index arithmetic per structural op,
-    # a block fold per full reduction, a loop per reduction along axes or contraction
-    kernels = {**SCALAR, **REDUCTIONS, **INDEXED, "dot_general": loop_code}  # type: ignore[dict-item]
+    # its kernels are source, from the definitions' facts (`compiles`): scalar code per
+    # element, index arithmetic per structural op, a block fold per full reduction, a loop
+    # per reduction along axes or contraction
+
+    def compiles(self, found: OpDefinition) -> bool:
+        """Whether this engine has code for ops of definition `found` (see `compiles`)."""
+        return compiles(found)
 
     def supports(self, op: Any, avals: Sequence[Any] = ()) -> bool:
         if kernel_ops.handles(op):  # compiled kernels (random.py), not scalar code
             return kernel_ops.supports(op, avals)
         if type(op) is not Primitive or has_symbolic(op.params) or kernel_ops.declines(op, avals):
             return False
-        name = op.name
-        if name not in self.kernels and scalar_code(op) is None:
+        found = definition(op)
+        if not compiles(found):
             return False
         if not avals:
             return True
@@ -97,10 +118,10 @@ class NumbaEngine(Engine):
             )
             if kind not in (("bool",) if boolean else _FLOATS):
                 return False
-        if name == "dot_general":
-            contracted = math.prod(ins[0].shape[a] for a in op["contracting"][0])
-            return math.prod(out.shape) * contracted <= MAX_CONTRACTION
-        if accumulation(op) is not None or name in INDEXED:
+        multiply_adds = found.fusion.multiply_adds
+        if multiply_adds is not None:  # a contraction: loops while small, else BLAS
+            return multiply_adds(op, [a.shape for a in ins], out.shape) <= MAX_CONTRACTION
+        if accumulation(op) is not None or indexed(op) is not None:
             return True
         return all(a.shape == out.shape for a in ins)
 
@@ -125,7 +146,9 @@ class NumbaEngine(Engine):
         out = program.slot_avals[inst.outputs[0]]
         for position, chain in enumerate(inst.input_views or ()):
             if chain:  # the operand as the instruction reads it
-                if not all(view.name in VIEWS and not has_symbolic(view.params) for view in chain):
+                if not all(
+                    view_index(view) is not None and not has_symbolic(view.params) for view in chain
+                ):
                     return False
                 shape = view_shapes(program, inst.inputs[position], chain)[-1]
                 ins[position] = type(out)(shape, ins[position].dtype)
@@ -159,10 +182,10 @@ class NumbaEngine(Engine):
         """A call compiling (or loading) `run` for the argument types the host passes: the
         constants themselves (read-only arrays), C arrays of zeros for the other inputs,
         numpy scalars for 0-d ones; run once, when the optimised tier is built."""
-        constants = {
-            inst.outputs[0]: inst.op["value"].array
+        constants = {  # literals (constant): their values
+            inst.outputs[0]: definition(inst.op).literal(inst.op)
             for inst in program.instructions
-            if inst.name == "constant"
+            if not inst.inputs and definition(inst.op).literal is not None  # (not a transfer)
         }
         args = []
         for s in inputs:

@@ -26,7 +26,7 @@ from tf8.ops.definition import infer
 from tf8.ops.primitive import Aval
 
 from .codegen import DECORATOR, _dtype, header
-from .indexing import INDEXED, LOOPS, VIEWS, Index, loop_code, reads_per_element
+from .indexing import Index, indexed, is_loop, loop_code, reads_per_element, view_index
 from .scalar import repeats, scalar_code
 
 
@@ -77,12 +77,11 @@ class NestSource:
         reads: dict[int, float] = {s: 1.0 for s in self.escapes}
         for inst in reversed(self.instructions):
             s = inst.outputs[0]
-            name = inst.name
-            structural = name in INDEXED or (name == "broadcast_in_dim" and not self.shape(s))
+            structural = indexed(inst.op) is not None
             if (
                 s in self.escapes
                 or not self.shape(s)
-                or name in LOOPS
+                or is_loop(inst.op)
                 or (not structural and reads.get(s, 0.0) > 1.0)
             ):
                 roots.add(s)
@@ -124,7 +123,9 @@ class NestSource:
         if chain:
             shapes = view_shapes(self.program, s, chain)
             for k in range(len(chain) - 1, -1, -1):
-                idx = VIEWS[chain[k].name](chain[k], shapes[k], shapes[k + 1], idx)
+                remap = view_index(chain[k])
+                assert remap is not None  # the engine places views with an index map only
+                idx = remap(chain[k], shapes[k], shapes[k + 1], idx)
         return self.value(s, idx)
 
     def element(self, inst: Any, idx: Index) -> str:
@@ -133,10 +134,10 @@ class NestSource:
         def read(p: int, index: Index) -> str:
             return self.operand(inst, p, index)
 
-        name = inst.name
         out = self.shape(inst.outputs[0])
-        if name in INDEXED and not (name == "broadcast_in_dim" and not self.shape(inst.inputs[0])):
-            return INDEXED[name](inst.op, self._operand_shapes(inst), out, idx, read)
+        code = indexed(inst.op)  # (a broadcast of a 0-d value reads it as its scalar code does)
+        if code is not None:
+            return code(inst.op, self._operand_shapes(inst), out, idx, read)
         return scalar_code(inst.op)(
             inst.op,
             [
@@ -148,7 +149,7 @@ class NestSource:
     # --- emission ------------------------------------------------------------------------------
     def _root_lines(self, inst: Any) -> list[str]:
         s = inst.outputs[0]
-        if inst.name in LOOPS:
+        if is_loop(inst.op):
             lines, acc = loop_code(
                 inst.op,
                 self._operand_shapes(inst),
@@ -223,7 +224,7 @@ class NestSource:
 
     def description(self) -> str:
         sizes = sorted({shape for shape in self.nests if shape})
-        loops = sum(inst.name in LOOPS for inst in self.instructions)
+        loops = sum(is_loop(inst.op) for inst in self.instructions)
         return (
             f"{len(self.nests)} loop nest(s) over {', '.join(map(str, sizes)) or 'scalars'}, "
             f"{len(self.roots)} computed value(s), {loops} reduction(s)/contraction(s), "

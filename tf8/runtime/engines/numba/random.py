@@ -75,16 +75,12 @@ KERNEL_OPS: dict[Hashable, KernelOp] = {
 _BUILT: dict[Hashable, Callable[..., tuple]] = {}
 
 
-# float32 ops the engine leaves to numpy: numba calls libm's scalar log1pf (~10 ns an element,
-# and the call keeps the whole fused loop from vectorising) where numpy's SIMD loop takes
-# ~0.5 ns; the normal sampler's erf_inv runs 10x faster with its log1p on numpy.
-DECLINED = {"log1p": ("float32",)}
-
-
 def declines(op: Any, avals: Sequence[Any]) -> bool:
-    """Whether the engine leaves `op` on operands and results of `avals` to the host."""
-    kinds = DECLINED.get(getattr(op, "name", ""))
-    return bool(kinds and avals and type(op) is Primitive and avals[0].dtype.name in kinds)
+    """Whether the engine leaves `op` on operands and results of `avals` to the host: a row
+    whose definition says so for their dtype (`Fusion.numba_declines`: float32 log1p)."""
+    if not avals or type(op) is not Primitive:
+        return False
+    return avals[0].dtype.name in definition(op).fusion.numba_declines
 
 
 def handles(op: Any) -> bool:

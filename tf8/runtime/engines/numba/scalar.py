@@ -1,11 +1,11 @@
-"""The numba engine's kernel table: each elementwise primitive as one line of scalar code.
+"""The numba engine's scalar code: each elementwise primitive as one line of source.
 
-`SCALAR[name](op, args)` is the source of one element of the result, from the operands'
+`scalar_code(op)(op, args)` is the source of one element of the result, from the operands'
 element expressions `args`; the code runs inside a compiled loop (numba, `error_model=
 "numpy"`: IEEE results, no exceptions), with `np` and `math` in scope; the rows carry theirs
 on their definition (`Fusion.scalar`, with `repeats`, `bool_operands` and `bool_result`). A
-reduction is an accumulator (`accumulation`: its initial value and the
-lanes.py function folding a block into it). Only real floating dtypes are placed here (see
+full reduction is an accumulator (`accumulation`: its initial value and the lanes.py
+function folding a block into it). Only real floating dtypes are placed here (see
 `NumbaEngine.supports`); everything else falls back to the numpy engine.
 """
 
@@ -15,19 +15,6 @@ from typing import Any
 
 from tf8.ops.definition import definition
 from tf8.ops.fusion import ScalarCode
-from tf8.ops.primitives import PRIMITIVES
-
-# The built-in primitives whose definitions carry scalar code (tf8/ops/primitives/), by name:
-# the engine's kernel table.
-SCALAR: dict[str, ScalarCode] = {
-    d.name: d.fusion.scalar for d in PRIMITIVES.values() if d.fusion.scalar
-}
-
-# ... and every reduction whose definition carries an accumulator: (initial value, the
-# lanes.py function folding a block into it).
-REDUCTIONS: dict[str, tuple[str, str]] = {
-    d.name: d.fusion.accumulate for d in PRIMITIVES.values() if d.fusion.accumulate
-}
 
 
 def accumulation(op: Any) -> tuple[str, str] | None:
