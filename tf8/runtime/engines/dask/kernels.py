@@ -33,9 +33,13 @@ import numpy as np
 from tf8.errors import ChunkingError
 from tf8.ops.catalog import Category
 from tf8.ops.definition import definition, infer
+from tf8.ops.extension.einsum import Einsum
+from tf8.ops.extension.fft import FFT
+from tf8.ops.extension.linalg import kernels as linalg
+from tf8.ops.extension.sort import Sort
+from tf8.ops.extension.threefry import Threefry2x32
 from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
 from tf8.ops.primitive import Aval
-from tf8.ops.primitives import PRIMITIVES
 
 Kernel = Callable[..., Any]
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -223,17 +227,9 @@ def by_category(found: Any) -> Kernel | None:
 
 
 def _table() -> dict[Any, Kernel]:
-    from tf8.ops.extension.einsum import Einsum
-    from tf8.ops.extension.fft import FFT
-    from tf8.ops.extension.linalg import kernels as linalg
-    from tf8.ops.extension.sort import Sort
-    from tf8.ops.extension.threefry import Threefry2x32
-
+    """The extension families' kernels, by op class (a catalog primitive's comes from its
+    definition: `by_category`)."""
     table: dict[Any, Kernel] = {}
-    for name, found in PRIMITIVES.items():
-        kernel = by_category(found)
-        if kernel is not None:
-            table[name] = kernel
     for cls in linalg.KERNELS:  # matrices batched along unchunked matrix axes
         table[cls] = batched(2)
     table.update({Einsum: _einsum, FFT: along_axis, Sort: along_axis, Threefry2x32: broadcasting})
