@@ -10,6 +10,7 @@ import numpy as np
 
 from tf8.ops.fpstate import quiet_numpy
 from tf8.ops.primitive import Aval, aval_of, make_primitive
+from tf8.ops.primitives import primitive_definition
 from tf8.traced import TracedTensor, _transform_depth
 
 from .core import apply, leaf
@@ -26,7 +27,6 @@ from .eager import (
 __all__ = ["fast_matmul", "fast_reduction"]
 
 _AXES = (int, tuple)  # the axis types the fast path reads (others: the general path judges)
-_REDUCE = {"reduce_sum": np.add.reduce}  # the reductions with a fast path, by primitive
 _depth = _transform_depth.get
 _ndarray = np.ndarray
 
@@ -39,13 +39,14 @@ def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
     keepdims' reshape are applied, so the tapes write them down."""
     ops: dict[tuple, tuple] = {}  # (ndim, axis) -> (primitive, normalised axes)
     done: dict[tuple, tuple] = {}  # (aval, axis, keepdims) -> (axes, the result's aval)
+    reduce = primitive_definition(name).fusion.reduce[0].reduce  # type: ignore[index]
 
     def fn(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:
         if dtype is None and type(keepdims) is bool and (axis is None or type(axis) in _AXES):
             if not _depth():
                 found = eager_array(a)
                 if found is not None:
-                    out = _reduce_now(done, ops, name, *found, axis, keepdims)
+                    out = _reduce_now(done, ops, name, reduce, *found, axis, keepdims)
                     if out is not None:
                         return out
             elif type(a) is TracedTensor and taped_value(a):
@@ -58,10 +59,11 @@ def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
     return fn
 
 
-def _reduce_now(done, ops, name, aval, value, axis, keepdims) -> TracedTensor | None:
-    """Outside transforms: numpy's reduction of `value` (on floats, what the kernel computes)
-    as a leaf of the reduced aval, kept per (aval, axis, keepdims) in `done`; None when the
-    axis is for the general path to judge."""
+def _reduce_now(done, ops, name, reduce, aval, value, axis, keepdims) -> TracedTensor | None:
+    """Outside transforms: numpy's reduction of `value` (`reduce`, the `ufunc.reduce` of the
+    primitive's fusion facts: on floats, what the kernel computes) as a leaf of the reduced
+    aval, kept per (aval, axis, keepdims) in `done`; None when the axis is for the general
+    path to judge."""
     key = (aval, axis, keepdims)
     found = done.get(key)
     if found is None:
@@ -77,7 +79,6 @@ def _reduce_now(done, ops, name, aval, value, axis, keepdims) -> TracedTensor | 
         if len(done) >= 512:  # bounded, as every cache is
             done.clear()
         done[key] = found
-    reduce = _REDUCE[name]  # ufunc.reduce(array, axis, dtype, out, keepdims)
     return leaf(found[1], quiet_numpy(reduce, value, found[0], None, None, keepdims))
 
 
