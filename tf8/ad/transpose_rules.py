@@ -1,4 +1,4 @@
-"""Transpose rules for every primitive that can appear in a linear (tangent) graph.
+"""The primitives' transpose rules, derived from their homes (`tf8/ops/primitives/`).
 
 `rule(op, operands, linear, ct) -> list of cotangents, one per operand` where `linear[i]`
 says operand i is a linear input (its entry in `operands` is a TracedTensor carrying only the
@@ -13,9 +13,7 @@ import functools
 from collections.abc import Callable, Sequence
 
 from tf8.lax import rulekit
-from tf8.lax.builders import (
-    Tangent,
-)
+from tf8.lax.builders import Tangent
 from tf8.ops.definition import OpDefinition
 from tf8.ops.primitive import Primitive
 from tf8.ops.primitives import PRIMITIVES
@@ -25,15 +23,6 @@ TransposeRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[bool], TracedTensor], list[Tangent]
 ]
 TRANSPOSE_RULES: dict[str, TransposeRule] = {}
-
-
-def _each(fn: Callable[[TracedTensor, TracedTensor], Tangent]) -> TransposeRule:
-    """A rule computing each linear operand's cotangent independently: fn(ct, operand)."""
-
-    def rule(op, operands, linear, ct):
-        return [fn(ct, x) if is_linear else None for x, is_linear in zip(operands, linear)]
-
-    return rule
 
 
 def home_transpose(found: OpDefinition) -> TransposeRule | None:

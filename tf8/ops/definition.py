@@ -156,11 +156,13 @@ def remember_plan(key: tuple, plan: tuple | bool, op: Any) -> None:
 
 def definition(op: Any) -> OpDefinition:
     """The definition of `op`: a catalog `Primitive` (which carries it) or an `ExtensionOp`."""
+    found = _FAMILIES.get(type(op))  # an extension family seen before (no exception raised)
+    if found is not None:
+        return found
     try:
         return op.definition
     except AttributeError:
-        found = _FAMILIES.get(type(op))
-        return found if found is not None else _family_definition(type(op))
+        return _family_definition(type(op))
 
 
 def infer(op: Any, avals: Sequence[Aval], guards: list | None = None) -> tuple[Aval, ...]:

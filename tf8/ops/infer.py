@@ -1,4 +1,4 @@
-"""Shape and dtype inference for every catalog row.
+"""Shape and dtype inference for catalog primitives, from their definitions.
 
 `infer_primitive(op, avals, guards)` returns the output avals of primitive `op` applied to
 `avals`; constraints it cannot prove on symbolic dimensions are appended to `guards` as run-time
@@ -8,7 +8,7 @@ name the op, the shapes and the dtypes involved.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from tf8.errors import ArityError, AxisError, ShapeError
@@ -16,9 +16,6 @@ from tf8.ops.avals import Aval
 from tf8.ops.dtype_rules import infer_dtype
 from tf8.ops.shape_checks import Guards, check_axis, describe, require_equal
 from tf8.ops.shapes import Dim, dims_equal
-
-ShapeRule = Callable[[Any, Sequence[Aval], Guards], tuple[Dim, ...]]
-
 
 # --- shape rules ------------------------------------------------------------------------------
 
@@ -48,7 +45,7 @@ def infer_primitive(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Ava
         raise ArityError(f"{op.name} takes {op.row.arity_str()} operands, got {len(avals)}")
     found = op.definition
     dtype = infer_dtype(op, avals) if found.dtype is None else found.dtype(op, avals)
-    return (Aval(tuple(op.definition.shape(op, avals, guards)), dtype),)
+    return (Aval(tuple(found.shape(op, avals, guards)), dtype),)
 
 
 def axes_param(op: Any, axes: Sequence[int], ndim: int) -> tuple[int, ...]:

@@ -1,15 +1,13 @@
-"""Batching rules of the elementwise, analytic and structural rows not yet in a home.
+"""The primitives' batching rules, derived from their homes (`tf8/ops/primitives/`).
 
-Rules move as little as they can: an elementwise op keeps a batch axis its batched operands
-share. The reductions', `dot_general`'s, the structural and the indexing rows' rules are in
-their homes (`tf8/ops/primitives/`), from which `home_batch` takes them.
+A row's own rule (`batch`) is handed the rule kit as `lax`; an elementwise or analytic row
+without one gets its category's: it keeps a batch axis its batched operands share.
 """
 
 from __future__ import annotations
 
 import functools
 
-from tf8.errors import ShapeError
 from tf8.lax import rulekit
 from tf8.lax.core import apply
 from tf8.ops.catalog import Category
@@ -50,10 +48,3 @@ for _found in PRIMITIVES.values():
     _rule = home_batch(_found)
     if _rule is not None:
         RULES[_found.name] = _rule
-
-
-def _no_operands(op, args, dims):
-    raise ShapeError(f"vmap: {op!r} has no operands, so nothing of it is batched")
-
-
-# --- structural ----------------------------------------------------------------------------------

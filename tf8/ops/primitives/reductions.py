@@ -24,9 +24,9 @@ from tf8.ops.shape_checks import Guards, check_axis, require_equal
 from tf8.ops.shapes import Dim, DimExpr, dim_min, shape_str
 
 from .batch_axes import batched_axis, example_axes, example_axis
+from .common import Kernel
 
 _R, _P = Category.REDUCTION, DTypePolicy
-Kernel = Callable[..., np.ndarray]
 
 
 # --- shape rules ------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from .batch_axes import (
     example_axes,
     example_axis,
 )
-from .common import no_operands
+from .common import no_operands, transpose_each
 
 _S, _P = Category.STRUCTURAL, DTypePolicy
 
@@ -278,13 +278,6 @@ def _iota_element(op: Any, shapes: Sequence[Shape], out: Shape, idx: Index, read
     return f"np.{np.dtype(op['dtype']).name}({idx[op['dimension'] % len(out)]})"
 
 
-def _each(fn: Any) -> Any:
-    """A one-operand transpose rule: fn(lax, ct, operand)."""
-    return lambda lax, op, operands, linear, ct: [
-        fn(lax, ct, x) if is_linear else None for x, is_linear in zip(operands, linear)
-    ]
-
-
 def _to_shape_rank(op: Any, ndim: int) -> int:
     """The rank of a reshape's or broadcast's result: its `shape` parameter's."""
     return len(op["shape"])
@@ -319,7 +312,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         Row("reshape", _S, _P.SAME_ANY, 1, 1, ("shape",), linear=True, doc="row-major reshape"),
         kernel=lambda op, x: np.reshape(x, op["shape"]),
         shape=_reshape_shape,
-        transpose=_each(lambda lax, ct, x: lax.reshape(ct, x.shape)),
+        transpose=transpose_each(lambda lax, ct, x: lax.reshape(ct, x.shape)),
         batch=_reshape_batch,
         fusion=Fusion(
             index=_reshape_index,
