@@ -205,14 +205,14 @@ def vjp(
                     if result is not NotImplemented:
                         return result
             unwrap = _as_is if nested else _value
+            found_def = definition(op)
             partials = ELEMENTWISE_PARTIALS.get(key)
-            if partials is None and definition(op).partials is not None:
-                partials = home_jvp(definition(op)).partials  # registered since import
+            if partials is None and found_def.partials is not None:
+                partials = home_jvp(found_def).partials  # registered since import
             if partials is not None:
                 return _elementwise(partials, inputs, outputs[0], cts[0], needs, unwrap)
-            d = definition(op)
-            if d.linear or d.linear_in or key in _LINEAR_IN:
-                found = _transposed(op, key, inputs, outputs[0], cts[0], needs, unwrap)
+            if found_def.linear or found_def.linear_in or key in _LINEAR_IN:
+                found = _transposed(op, found_def, key, inputs, outputs[0], cts[0], needs, unwrap)
                 if found is not None:
                     return found
     return _generic(op, inputs, outputs, cts, needs)
@@ -237,15 +237,15 @@ def _elementwise(partials, inputs, out, ct, needs, unwrap) -> list[Any]:
     return result
 
 
-def _transposed(op, key, inputs, out, ct, needs, unwrap) -> list[Any] | None:
+def _transposed(op, found_def, key, inputs, out, ct, needs, unwrap) -> list[Any] | None:
     """The transpose rule applied to `ct`, where the op is linear in every needed input."""
-    linear_in = definition(op).linear_in or _LINEAR_IN.get(key)
+    linear_in = found_def.linear_in or _LINEAR_IN.get(key)
     wanted = [i for i, need in enumerate(needs) if need]
     if linear_in is not None and not all(i in linear_in for i in wanted):
         return None
     if key == "convert" and out.aval.dtype.kind not in "fc":
         return None
-    rule = TRANSPOSE_RULES.get(key) or home_transpose(definition(op))  # or registered since
+    rule = TRANSPOSE_RULES.get(key) or home_transpose(found_def)  # or registered since
     if rule is None:
         return None
     ct_t = _traced(ct, out.aval)
