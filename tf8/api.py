@@ -11,10 +11,12 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from tf8 import config, traced
+from tf8.ad.derive import set_lowering
 from tf8.compiler import GraphCompiler
 from tf8.graph import materialize_merge
 from tf8.ops.extension.control import ClosedProgram, set_program_runner
 from tf8.runtime import Runtime
+from tf8.runtime.lowering import python_function
 from tf8.traced import TracedTensor
 
 default_compiler = GraphCompiler()
@@ -62,3 +64,4 @@ def _program_runner(program: ClosedProgram) -> Callable[[Sequence[np.ndarray]], 
 
 
 set_program_runner(_program_runner)
+set_lowering(python_function)  # how the eager tape runs the rules it derives

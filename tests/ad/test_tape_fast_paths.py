@@ -80,28 +80,6 @@ def test_forward_fast_path_keeps_float32_tangents_float32():
     np.testing.assert_allclose(tangent, np.cos(x @ m) * (t @ m), rtol=1e-5)
 
 
-@pytest.mark.parametrize(
-    "contracting, batch, ranks, plain",
-    [
-        (((1,), (0,)), ((), ()), (2, 2), True),
-        (((-1,), (-2,)), ((), ()), (2, 2), True),
-        (((0,), (0,)), ((), ()), (1, 2), True),
-        (((1,), (0,)), ((), ()), (2, 1), True),
-        (((0,), (0,)), ((), ()), (2, 2), False),
-        (((1,), (1,)), ((), ()), (2, 2), False),
-        (((2,), (1,)), ((0,), (0,)), (3, 3), False),
-        (((1,), (0,)), ((), ()), (3, 2), False),
-    ],
-)
-def test_the_matmul_shortcut_is_taken_exactly_where_the_kernel_computes_x_at_y(
-    contracting, batch, ranks, plain
-):
-    from tf8.ops.primitive import make_primitive
-
-    op = make_primitive("dot_general", 2, {"contracting": contracting, "batch": batch})
-    assert forward._matmul(op, *ranks) is plain
-
-
 def test_finished_tapes_leave_no_reference_cycles():
     def f(x):
         return tnp.sum(tnp.tanh(x @ M) * x)

@@ -16,12 +16,13 @@ import numpy as np
 
 from tf8.lax.builders import convert
 from tf8.lax.values import node_of, tag
-from tf8.ops.definition import PLANS, definition
-from tf8.ops.fpstate import ignore_fp_errors, quiet_numpy, restore_fp_errors
+from tf8.ops.definition import DERIVED, definition
+from tf8.ops.fpstate import QUIET_RUN as _quiet_run
+from tf8.ops.fpstate import quietly
 from tf8.traced import TracedTensor, _tapes
 
+from .derive import JVP_KEY, tangent_rule
 from .linearize import JVP
-from .tape_rules import NUMPY_RULES
 
 __all__ = ["ForwardTape"]
 
@@ -45,6 +46,8 @@ class ForwardTape:
         if d.stops_derivative:
             return
         tangents = []
+        values = []  # the inputs' values, then the tangents' (what a derived rule reads)
+        carried = []
         for t in inputs:  # each input's tangent (`node_of`, inlined: the hot path)
             tangent = None
             nodes = t._node
@@ -54,11 +57,31 @@ class ForwardTape:
                         tangent = n[2]
                         break
             tangents.append(tangent)
+            values.append(t._value)
+            if tangent is not None:
+                carried.append(tangent._value)
         tapes = _tapes.get()
-        if tapes[0] is self and len(outputs) == 1:  # outermost: in numpy where a rule allows
-            key = d.rule_key
-            kind = _NUMPY_KIND.get(key) or (_LINEAR if d.linear and len(inputs) == 1 else 0)
-            if kind and _numpy_tangent(kind, key, op, inputs, outputs[0], tangents, node):
+        if tapes[0] is self:  # outermost: the rule derived for these avals, in numpy
+            active = tuple([t is not None for t in tangents])
+            if len(inputs) == 1:  # `tangent_rule`'s cache, read inline: the hot path
+                cached = DERIVED.get((JVP_KEY, id(op), active, id(inputs[0].aval)))
+            elif len(inputs) == 2:
+                x, y = inputs
+                cached = DERIVED.get((JVP_KEY, id(op), active, id(x.aval), id(y.aval)))
+            else:
+                cached = None
+            derived = cached[0] if cached is not None else tangent_rule(op, inputs, outputs, active)
+            if derived:
+                for o in outputs:
+                    values.append(o._value)
+                values.extend(carried)
+                try:  # `quiet_numpy`, inlined
+                    found = _quiet_run(derived.run, *values)
+                except RuntimeError:
+                    found = quietly(derived.run, *values)
+                for out, total in zip(outputs, found):
+                    if total is not None:
+                        _tag_tangent(out, node, total)
                 return
         # the rule's own ops are seen by the enclosing tapes only (JAX's trace levels)
         token = _tapes.set(tapes[: tapes.index(self)])
@@ -81,71 +104,6 @@ class ForwardTape:
         return None if node is None else node[2]
 
 
-# Elementwise rows: their Jacobian is diagonal, so J·t is the VJP rule applied to t (input by
-# input): the numpy rules of tf8.ad.tape_rules give the tangent with no tf8 dispatch.
-DIAGONAL = frozenset(
-    "add sub neg mul div exp expm1 log log1p sin cos tanh logistic sqrt abs maximum minimum".split()
-)
-
-
-# needs masks by (operand count, operand): one operand's share of the tangent at a time
-_ONLY = {(n, i): [j == i for j in range(n)] for n in (1, 2, 3) for i in range(n)}
-
-# How the outermost forward tape computes a row's tangent in numpy: DIAGONAL rows by their
-# numpy VJP rule, one-operand linear rows and dot_general by the primal's own kernel.
-_DIAGONAL, _LINEAR = 1, 2
-_NUMPY_KIND: dict[Any, int] = dict.fromkeys(DIAGONAL, _DIAGONAL)
-_NUMPY_KIND["dot_general"] = _LINEAR
-
-
-def _numpy_tangent(kind, key, op, inputs, out, tangents, node) -> bool:
-    """The tangent of a one-output row of `_NUMPY_KIND` on real floats, computed in numpy
-    and tagged on `out` (True when done): the sum over the operands carrying a tangent t_i
-    of the row's J_i·t_i, with floating-point warnings off (rules follow IEEE, as kernels do).
-    """
-    if out.aval.dtype.kind != "f":
-        return False
-    xs = []
-    for t in inputs:
-        if t.aval.dtype.kind != "f":
-            return False
-        xs.append(t._value)
-    if kind == _DIAGONAL:
-        rule, y, n = NUMPY_RULES[key], out._value, len(inputs)
-        kernel = None
-        if n == 1:  # one operand: its rule alone, in numpy's quiet context (the hot path)
-            t = tangents[0]
-            if t is not None:
-                total = quiet_numpy(rule, op, xs, y, t._value, _ONLY[1, 0])[0]
-                _tag_tangent(out, node, total)
-            return True
-    elif key == "dot_general" and _matmul(op, xs[0].ndim, xs[1].ndim):
-        kernel = _matmul_kernel  # what the kernel computes for this product: x @ y
-    else:
-        plan = PLANS.get((op, *[t.aval for t in inputs]))  # the primal's: tangents share avals
-        if not plan:
-            return False
-        kernel = plan[0]
-    total = None
-    token = ignore_fp_errors()
-    try:
-        for i, t in enumerate(tangents):
-            if t is None:
-                continue
-            if kernel is None:
-                part = rule(op, xs, y, t._value, _ONLY[n, i])[i]
-            elif len(xs) == 1:
-                part = kernel(op, t._value)
-            else:
-                part = kernel(op, *xs[:i], t._value, *xs[i + 1 :])
-            total = part if total is None else total + part
-    finally:
-        restore_fp_errors(token)
-    if total is not None:
-        _tag_tangent(out, node, total)
-    return True
-
-
 def _tag_tangent(out: TracedTensor, node: tuple, total: Any) -> None:
     """Let `node`'s tape follow `out` with the numpy tangent `total` (`leaf` and `tag`,
     inlined)."""
@@ -157,31 +115,3 @@ def _tag_tangent(out: TracedTensor, node: tuple, total: Any) -> None:
     previous = out._node
     n = (node[0], node[1], tangent)
     out._node = (n,) if previous is None else (*previous, n)
-
-
-def _matmul_kernel(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    return x @ y
-
-
-_MATMULS: dict[tuple, bool] = {}  # (dot_general op, x.ndim, y.ndim) -> a plain `x @ y`?
-
-
-def _matmul(op: Any, x_ndim: int, y_ndim: int) -> bool:
-    """True when the dot_general kernel computes `op` on operands of these ranks as `x @ y`
-    (no batch axes, rank ≤ 2, the last axis of x against the first of y)."""
-    key = (op, x_ndim, y_ndim)
-    found = _MATMULS.get(key)
-    if found is None:
-        (xc, yc), (xb, _) = op["contracting"], op["batch"]
-        found = (
-            not xb
-            and 1 <= x_ndim <= 2
-            and 1 <= y_ndim <= 2
-            and len(xc) == 1
-            and xc[0] % x_ndim == x_ndim - 1
-            and yc[0] % y_ndim == 0
-        )
-        if len(_MATMULS) >= 256:  # bounded, as every cache is
-            _MATMULS.clear()
-        _MATMULS[key] = found
-    return found

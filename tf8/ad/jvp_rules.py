@@ -30,9 +30,6 @@ JvpRule = Callable[
     [Primitive, Sequence[TracedTensor], Sequence[TracedTensor], Sequence[Tangent]], list[Tangent]
 ]
 JVP_RULES: dict[str, JvpRule] = {}
-# The partial derivatives of elementwise rows, `partial_i(*primals, out)`, by row name: the
-# tape's reverse mode (tf8.ad.tape) multiplies cotangents by them directly.
-ELEMENTWISE_PARTIALS: dict[str, tuple[Callable[..., Any] | None, ...]] = {}
 
 
 def zero_rule(op: Primitive, primals, outputs, tangents) -> list[Tangent]:
@@ -49,8 +46,6 @@ def elementwise_rule(partials: tuple[Callable[..., Any] | None, ...]) -> JvpRule
             if t is not None and partial is not None:
                 total = add_any(total, mul(t, partial(*primals, outputs[0])))
         return [total]
-
-    rule.partials = partials  # type: ignore[attr-defined]  # reverse mode reads them too
     return rule
 
 
@@ -103,5 +98,3 @@ for _found in PRIMITIVES.values():
     _rule = home_jvp(_found)
     if _rule is not None:
         JVP_RULES[_found.name] = _rule
-        if _found.partials is not None:
-            ELEMENTWISE_PARTIALS[_found.name] = _rule.partials  # type: ignore[attr-defined]

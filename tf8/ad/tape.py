@@ -31,12 +31,13 @@ from tf8 import tree
 from tf8.lax.builders import convert, zeros
 from tf8.lax.core import apply, concrete
 from tf8.lax.values import node_of, tag
-from tf8.ops.definition import definition
+from tf8.ops.definition import DERIVED, definition
 from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
 from tf8.ops.primitive import make_primitive
 from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_tapes
 
 from .arguments import as_traced
+from .derive import VJP
 from .tape_rules import vjp as op_vjp
 
 __all__ = ["NeedGraph", "Tape", "TapeHandle", "run_on_tape", "tape_leaves"]
@@ -54,7 +55,7 @@ class Tape:
     __slots__ = ("entries", "handle", "__weakref__")
 
     def __init__(self) -> None:
-        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor], Any]] = []
+        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor]]] = []
         self.handle = TapeHandle(weakref.ref(self))
 
     @property
@@ -85,7 +86,8 @@ class Tape:
 
     def _walk_back(self, table: dict[int, Any], nested: bool) -> None:
         handle = self.handle
-        for op, inputs, outs, key in reversed(self.entries):
+        derived_get = DERIVED.get
+        for op, inputs, outs in reversed(self.entries):
             if len(outs) == 1:
                 ct = table.pop(id(outs[0]), None)
                 if ct is None:
@@ -105,7 +107,22 @@ class Tape:
                             owned = True
                             break
                 needs.append(owned)
-            found = op_vjp(op, inputs, outs, cts, needs, nested, key)
+            needs_t = tuple(needs)
+            found = None
+            if not nested and len(outs) == 1 and len(inputs) <= 2:
+                # the derived pullback on numpy values (`tape_rules.vjp`, inlined: the hot path)
+                if len(inputs) == 1:
+                    x = inputs[0]
+                    cached = derived_get((VJP, id(op), needs_t, id(x.aval)))
+                    if cached is not None and cached[0]:
+                        found = cached[0].run(x._value, outs[0]._value, ct)
+                else:
+                    x, y = inputs
+                    cached = derived_get((VJP, id(op), needs_t, id(x.aval), id(y.aval)))
+                    if cached is not None and cached[0]:
+                        found = cached[0].run(x._value, y._value, outs[0]._value, ct)
+            if found is None:
+                found = op_vjp(op, inputs, outs, cts, needs_t, nested)
             for t, need, c in zip(inputs, needs, found):
                 if need and c is not None:
                     if nested:
@@ -143,7 +160,7 @@ class TapeHandle:
                 tag(out, node)
         tape = self._tape()
         if tape is not None:  # (it is: a tape records only while its run holds it)
-            tape.entries.append((op, tuple(inputs), outputs, d.rule_key))
+            tape.entries.append((op, tuple(inputs), outputs))
 
 
 def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -> None:

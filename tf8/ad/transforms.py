@@ -22,7 +22,7 @@ from tf8.traced import NeedGraph, TracedTensor, _tapes, only_tapes
 from .arguments import as_traced, check_callable, check_differentiable, fresh_leaf, zeros_for
 from .forward import ForwardTape
 from .graph_path import graph_vjp, linear_transpose, linearize
-from .linearize import jvp_graph, transpose_graph, vjp_graph
+from .linearize import jvp_graph, transpose_graph
 from .tape import results, run_on_tape, tape_leaves
 from .tracing import (
     checked_cotangents,
@@ -71,13 +71,9 @@ def value_and_grad(
         check_differentiable(arguments.leaves, "grad", holomorphic)
         _check_scalar_output(out, "grad", holomorphic)
         seed = fresh_leaf(as_traced(np.ones((), dtype=out.dtype)), "seed", bind=True)
-        # one backward walk where every op has a vjp_graph rule (the same keys as the two
-        # walks below, which build and record the tangent program only to transpose it)
-        cts = vjp_graph([out], arguments.leaves, [seed], arguments.values)
-        if cts is None:
-            tangents = tangent_leaves(arguments)
-            (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
-            cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
+        tangents = tangent_leaves(arguments)
+        (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
+        cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
         grads = zeros_for(arguments.leaves, cts)
         finished = arguments.finish([out, *grads, *aux_leaves])
         value, grads, aux_values = (

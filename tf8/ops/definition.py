@@ -144,6 +144,10 @@ _FAMILIES: dict[type, OpDefinition] = {}
 # recording read it (tf8.lax.core); registering or removing a primitive clears it. Bounded
 # by tf8.config.tf8_plan_cache_size (a full table drops its older half).
 PLANS = Table("plan", "plans")
+# The eager tape's pullbacks and tangents derived from the JVP and transpose rules, by
+# ("vjp" or "jvp", op, differentiated inputs, *input avals) (tf8.ad.derive); cleared with
+# PLANS, and when rules are registered.
+DERIVED = Table("plan", "derived rules")
 
 
 def remember_plan(key: tuple, plan: tuple | bool, op: Any) -> None:

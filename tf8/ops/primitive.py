@@ -15,7 +15,7 @@ import numpy as np
 from tf8.errors import ParameterError
 from tf8.graph.caches import Table
 from tf8.ops.avals import Aval, ConstantValue, aval_of
-from tf8.ops.definition import PLANS, OpDefinition
+from tf8.ops.definition import DERIVED, PLANS, OpDefinition
 from tf8.ops.primitives import PRIMITIVES
 from tf8.ops.shapes import DimExpr
 
@@ -188,6 +188,7 @@ def register_primitive(defn: OpDefinition) -> None:
     PRIMITIVES[defn.name] = defn
     forget_primitive(defn.name)
     PLANS.clear()
+    DERIVED.clear()
 
 
 def unregister_primitive(name: str) -> None:
@@ -195,3 +196,4 @@ def unregister_primitive(name: str) -> None:
     PRIMITIVES.pop(name, None)
     forget_primitive(name)
     PLANS.clear()
+    DERIVED.clear()

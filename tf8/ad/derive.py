@@ -1,0 +1,223 @@
+"""The eager tape's pullbacks and tangents, derived from the JVP and transpose rules.
+
+The JVP and transpose rules in each primitive's home are tf8's only derivative formulas. The
+tape (tf8.ad.tape) and the forward tape (tf8.ad.forward) do not carry formulas of their own:
+for each (op, input avals, which inputs are differentiated) they meet, they trace the op's
+JVP rule on fresh leaves — the inputs, the outputs and the tangents — and, for reverse mode,
+transpose it, exactly as the graph path does for a whole program. The result is a small graph
+over (inputs, outputs, cotangents) or (inputs, outputs, tangents), kept in `DERIVED`:
+
+- outside enclosing tapes it runs as one plain Python function of numpy calls, which the
+  runtime writes (`set_lowering`: the API layer hands the runtime's lowering in, so this
+  layer never imports it). `sin`'s pullback becomes `multiply(a2, cos(a0))`;
+- inside enclosing tapes (`grad(grad(f))`), which must see every op of the backward pass,
+  its ops are applied one by one with `apply`, so those tapes write them down.
+
+A derivation needs nothing but avals, so it is made once per key and shared by every
+function that uses the op on those avals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from tf8.graph import ValueKey, materialize_merge
+from tf8.lax.builders import convert
+from tf8.lax.core import apply, concrete
+from tf8.lax.scopes import linear_scope
+from tf8.ops.definition import DERIVED
+from tf8.ops.leaves import LeafKey
+from tf8.ops.primitive import Aval
+from tf8.traced import (
+    TracedTensor,
+    _differentiated,
+    _linear,
+    _symbolic,
+    _tapes,
+    _transform_depth,
+    _values,
+)
+
+from .linearize import JVP, transpose_graph
+
+__all__ = ["JVP_KEY", "VJP", "Derived", "pullback", "set_lowering", "tangent_rule"]
+
+Lowering = Callable[[Sequence[ValueKey], Sequence[Any], dict], Callable[..., tuple]]
+_lower: Lowering | None = None
+
+
+def set_lowering(fn: Lowering) -> None:
+    """Install how a derived graph becomes a Python function (API layer: the runtime's
+    `python_function`)."""
+    global _lower
+    _lower = fn
+
+
+class Derived:
+    """One derived rule: a graph from `inputs` (leaf keys) to `outputs` (a key, or None for a
+    symbolic zero, per result) with bound `constants`; `run(*arrays)` computes it on numpy
+    arrays, `inline(tensors)` with tf8 ops."""
+
+    __slots__ = ("inputs", "outputs", "constants", "run")
+
+    def __init__(self, inputs: list[ValueKey], outputs: list[Any], constants: dict) -> None:
+        self.inputs = inputs
+        self.outputs = outputs
+        self.constants = constants
+        if _lower is None:  # pragma: no cover - importing tf8 installs it
+            raise RuntimeError("no lowering installed (import tf8 to install it)")
+        self.run = _lower(inputs, outputs, constants)
+
+    def inline(self, tensors: Sequence[TracedTensor | None]) -> list[TracedTensor | None]:
+        """The results computed from `tensors` (one per input; None where unused) by `apply`,
+        op by op, so that every enclosing tape and transform sees the ops."""
+        env: dict[ValueKey, Any] = dict(zip(self.inputs, tensors))
+        present = [k for k in self.outputs if k is not None]
+        flat = materialize_merge(None, present)
+        for key in flat.inputs:
+            if key not in env:
+                value = np.asarray(self.constants[key])
+                env[key] = concrete(value, key.input_key.aval)
+        for op_key in flat.operations:
+            results = apply(op_key.op, [env[k] for k in op_key.inputs], op_key.meta)
+            env.update(zip(op_key.outputs, results))
+        return [None if k is None else env[k] for k in self.outputs]
+
+
+# The first item of a DERIVED key. A key names the op and the input avals by their ids: it
+# is hashed in C (an Aval's or an op's own hash is a Python method), and the entry holds the
+# op and the avals, so no id is reused while the entry lives. Equal avals that are not the
+# same object just derive once more.
+VJP, JVP_KEY = "vjp", "jvp"
+
+
+def pullback(
+    op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], needs: tuple
+) -> Derived | None:
+    """The pullback of `op` on inputs of these avals: `run(*inputs, *outputs, *cotangents)`
+    gives the cotangent of each input where `needs` says so (None elsewhere). None when the
+    rules cannot be traced on avals alone (why: in `UNDERIVED`)."""
+    avals = [t.aval for t in inputs]
+    key = (VJP, id(op), needs, *[id(a) for a in avals])
+    found = DERIVED.get(key)
+    if found is None:
+        found = _derive(key, _derive_pullback, op, avals, [o.aval for o in outputs], needs)
+    return found[0] or None
+
+
+def tangent_rule(
+    op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], active: tuple
+) -> Derived | None:
+    """The JVP of `op` on inputs of these avals: `run(*inputs, *outputs, *tangents)` (a
+    tangent per `active` input, in order) gives each output's tangent (None: zero). None as
+    for `pullback`."""
+    avals = [t.aval for t in inputs]
+    key = (JVP_KEY, id(op), active, *[id(a) for a in avals])
+    found = DERIVED.get(key)
+    if found is None:
+        found = _derive(key, _derive_tangent, op, avals, [o.aval for o in outputs], active)
+    return found[0] or None
+
+
+# Why a key has no derived rule (a rule that reads values, an op without rules): its text.
+UNDERIVED: dict[tuple, str] = {}
+
+
+def _derive(
+    key: tuple, how: Callable, op: Any, avals: list[Aval], out_avals: list[Aval], mask: tuple
+) -> tuple:
+    """The DERIVED entry for `key`: (`how`'s Derived, or False when the rules raise, the op,
+    the avals)."""
+    try:
+        found: Derived | bool = how(op, avals, out_avals, mask)
+    except Exception as exc:  # noqa: BLE001 - the caller takes the graph path at the values
+        if len(UNDERIVED) >= 256:
+            UNDERIVED.clear()
+        UNDERIVED[key] = f"{type(exc).__name__}: {exc}"
+        found = False
+    entry = (found, op, avals)
+    DERIVED.put(key, entry)
+    return entry
+
+
+def _leaf(name: str, aval: Aval) -> TracedTensor:
+    key = ValueKey.input(LeafKey(None, f"derived.{name}", aval, "body"))
+    return TracedTensor(key, aval, {}, unbound=True)
+
+
+@contextlib.contextmanager
+def _fresh_context() -> Iterator[None]:
+    """A context of its own for tracing a rule: no tapes, no enclosing transform's
+    differentiated or linear values, no value table; ops on the leaves are recorded."""
+    tokens = [
+        (_tapes, _tapes.set(())),
+        (_transform_depth, _transform_depth.set(_transform_depth.get() + 1)),
+        (_differentiated, _differentiated.set(None)),
+        (_linear, _linear.set(None)),
+        (_symbolic, _symbolic.set(False)),
+        (_values, _values.set(None)),
+    ]
+    try:
+        yield
+    finally:
+        for var, token in reversed(tokens):
+            var.reset(token)
+
+
+def _operands(in_avals: Sequence[Aval], out_avals: Sequence[Aval]) -> tuple[list, list]:
+    xs = [_leaf(f"x{i}", a) for i, a in enumerate(in_avals)]
+    outs = [_leaf(f"y{i}", a) for i, a in enumerate(out_avals)]
+    return xs, outs
+
+
+def _tangents(op: Any, xs: list, outs: list, active: Sequence[bool]) -> tuple[list, list]:
+    """(tangent leaves per input, None where inactive; output tangents, as jvp_graph gives
+    them: in the output's dtype, None where zero or not inexact)."""
+    ts = [_leaf(f"t{i}", x.aval) if a else None for i, (x, a) in enumerate(zip(xs, active))]
+    with linear_scope(t.key for t in ts if t is not None):
+        found = JVP(op)(op, xs, outs, ts)
+        tangents_out = []
+        for out, t in zip(outs, found):
+            if t is None or out.aval.dtype.kind not in "fc":
+                t = None
+            elif t.dtype != out.dtype:
+                t = convert(t, out.dtype)
+            tangents_out.append(t)
+    return ts, tangents_out
+
+
+def _constants(results: Sequence[TracedTensor | None]) -> dict:
+    constants: dict = {}
+    for t in results:
+        if t is not None:
+            constants.update(t._bindings)
+    return constants
+
+
+def _derive_pullback(
+    op: Any, in_avals: list[Aval], out_avals: list[Aval], needs: tuple
+) -> Derived:
+    with _fresh_context():
+        xs, outs = _operands(in_avals, out_avals)
+        ts, tangents_out = _tangents(op, xs, outs, needs)
+        cts = [_leaf(f"c{i}", a) for i, a in enumerate(out_avals)]
+        wanted = [t for t in ts if t is not None]
+        found = iter(transpose_graph(tangents_out, wanted, cts))
+        results = [next(found) if t is not None else None for t in ts]
+    inputs = [t.key for t in (*xs, *outs, *cts)]
+    return Derived(inputs, [None if r is None else r.key for r in results], _constants(results))
+
+
+def _derive_tangent(
+    op: Any, in_avals: list[Aval], out_avals: list[Aval], active: tuple
+) -> Derived:
+    with _fresh_context():
+        xs, outs = _operands(in_avals, out_avals)
+        ts, tangents_out = _tangents(op, xs, outs, active)
+    inputs = [t.key for t in (*xs, *outs, *[t for t in ts if t is not None])]
+    outputs = [None if t is None else t.key for t in tangents_out]
+    return Derived(inputs, outputs, _constants(tangents_out))
