@@ -68,6 +68,12 @@ _values: contextvars.ContextVar[dict | None] = contextvars.ContextVar("tf8_value
 #   nest as JAX's trace levels do. A value a tape differentiates carries, in `_node`, one
 #   node (tape, argument description, tangent or None) per tape that follows it.
 _tapes: contextvars.ContextVar[tuple] = contextvars.ContextVar("tf8_tapes", default=())
+# _tracked: while a control-flow body (or a transform's trace) is traced under tapes, which
+#   it hides, the values those tapes follow that it reads, by key (registered when their key is
+#   read), and the keys of values recorded from them (None): the body captures the former as
+#   operands, so the tapes see the op depend on them, and never hoists the latter
+#   (tf8.lax.control.closure).
+_tracked: contextvars.ContextVar[dict | None] = contextvars.ContextVar("tf8_tracked", default=None)
 
 
 class NeedGraph(BaseException):  # noqa: N818 - a signal, not an error users see
@@ -178,6 +184,10 @@ class TracedTensor:
                     key = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
                     self._bindings_ = {key: self._value}
                     self._key = key
+        if self._node is not None:  # a value tapes follow, read where they are hidden
+            tracked = _tracked.get()
+            if tracked is not None:
+                tracked[key] = self
         return key
 
     @property

@@ -19,7 +19,6 @@ import pytest
 import tf8
 import tf8.numpy as tnp
 from tf8 import lax
-from tf8.ad import forward
 from tf8.ad import tape as tape_module
 from tf8.testing import _isclose, check_vjp
 

@@ -62,7 +62,7 @@ class Derived:
     symbolic zero, per result) with bound `constants`; `run(*arrays)` computes it on numpy
     arrays, `inline(tensors)` with tf8 ops."""
 
-    __slots__ = ("inputs", "outputs", "constants", "run")
+    __slots__ = ("inputs", "outputs", "constants", "run", "_flat")
 
     def __init__(self, inputs: list[ValueKey], outputs: list[Any], constants: dict) -> None:
         self.inputs = inputs
@@ -71,13 +71,15 @@ class Derived:
         if _lower is None:  # pragma: no cover - importing tf8 installs it
             raise RuntimeError("no lowering installed (import tf8 to install it)")
         self.run = _lower(inputs, outputs, constants)
+        self._flat: Any = None
 
     def inline(self, tensors: Sequence[TracedTensor | None]) -> list[TracedTensor | None]:
         """The results computed from `tensors` (one per input; None where unused) by `apply`,
         op by op, so that every enclosing tape and transform sees the ops."""
         env: dict[ValueKey, Any] = dict(zip(self.inputs, tensors))
-        present = [k for k in self.outputs if k is not None]
-        flat = materialize_merge(None, present)
+        flat = self._flat
+        if flat is None:
+            flat = self._flat = materialize_merge(None, [k for k in self.outputs if k is not None])
         for key in flat.inputs:
             if key not in env:
                 value = np.asarray(self.constants[key])
@@ -96,16 +98,23 @@ VJP, JVP_KEY = "vjp", "jvp"
 
 
 def pullback(
-    op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], needs: tuple
+    op: Any,
+    inputs: Sequence[TracedTensor],
+    outputs: Sequence[TracedTensor],
+    needs: tuple,
+    present: tuple | None = None,
 ) -> Derived | None:
     """The pullback of `op` on inputs of these avals: `run(*inputs, *outputs, *cotangents)`
-    gives the cotangent of each input where `needs` says so (None elsewhere). None when the
-    rules cannot be traced on avals alone (why: in `UNDERIVED`)."""
+    gives the cotangent of each input where `needs` says so (None elsewhere); `present` says
+    which outputs have a cotangent (default: all; the others' are symbolic zeros, and their
+    entries are not read). None when the rules cannot be traced on avals alone (why: in
+    `UNDERIVED`)."""
     avals = [t.aval for t in inputs]
-    key = (VJP, id(op), needs, *[id(a) for a in avals])
+    mask = needs if present is None else (needs, present)
+    key = (VJP, id(op), mask, *[id(a) for a in avals])
     found = DERIVED.get(key)
     if found is None:
-        found = _derive(key, _derive_pullback, op, avals, [o.aval for o in outputs], needs)
+        found = _derive(key, _derive_pullback, op, avals, [o.aval for o in outputs], mask)
     return found[0] or None
 
 
@@ -198,15 +207,15 @@ def _constants(results: Sequence[TracedTensor | None]) -> dict:
     return constants
 
 
-def _derive_pullback(
-    op: Any, in_avals: list[Aval], out_avals: list[Aval], needs: tuple
-) -> Derived:
+def _derive_pullback(op: Any, in_avals: list[Aval], out_avals: list[Aval], mask: tuple) -> Derived:
+    needs, present = mask if type(mask[0]) is tuple else (mask, (True,) * len(out_avals))
     with _fresh_context():
         xs, outs = _operands(in_avals, out_avals)
         ts, tangents_out = _tangents(op, xs, outs, needs)
         cts = [_leaf(f"c{i}", a) for i, a in enumerate(out_avals)]
         wanted = [t for t in ts if t is not None]
-        found = iter(transpose_graph(tangents_out, wanted, cts))
+        given = [c if p else None for c, p in zip(cts, present)]
+        found = iter(transpose_graph(tangents_out, wanted, given))
         results = [next(found) if t is not None else None for t in ts]
     inputs = [t.key for t in (*xs, *outs, *cts)]
     return Derived(inputs, [None if r is None else r.key for r in results], _constants(results))

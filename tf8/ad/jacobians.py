@@ -17,6 +17,7 @@ import numpy as np
 from tf8 import tree
 from tf8.errors import DifferentiationError
 from tf8.lax.builders import reshape, zeros
+from tf8.lax.control.one_op import as_one_op, under_tapes
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval
@@ -88,6 +89,11 @@ def _jacobian(
     check_callable(fun, what)
 
     def jac(*args: Any) -> Any:
+        if under_tapes():  # op-by-op grad/jvp: one op they follow (the function runs once)
+            return as_one_op(lambda: traced(args))
+        return traced(args)
+
+    def traced(args: tuple) -> Any:
         arguments, out, defs = trace_on_fresh_leaves(fun, args, {}, nums, what)
         out, aux_leaves, aux_def = split_aux(out, has_aux, what)
         check_differentiable(arguments.leaves, what, holomorphic)

@@ -68,11 +68,13 @@ class Tape:
         outputs: Sequence[TracedTensor],
         cotangents: Sequence[np.ndarray],
         leaves: Sequence[TracedTensor],
+        traced: bool = False,
     ) -> list[np.ndarray | None]:
         """The cotangent of each leaf (None where nothing reaches it) for `cotangents` of
-        `outputs`: numpy arrays, or — under enclosing tapes, which must see the backward pass
-        too — TracedTensors computed by tf8 ops."""
-        nested = bool(_tapes.get())
+        `outputs`: numpy arrays, or — `traced` (inside another transform, or on traced
+        cotangents), or under enclosing tapes, which must see the backward pass too —
+        TracedTensors computed by tf8 ops."""
+        nested = traced or bool(_tapes.get())
         table: dict[int, Any] = {}
         for out, ct in zip(outputs, cotangents):
             if self._owns(out):

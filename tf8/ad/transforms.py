@@ -16,6 +16,7 @@ import numpy as np
 
 from tf8 import tree
 from tf8.errors import DifferentiationError, TreeStructureError
+from tf8.lax.builders import zeros
 from tf8.ops import dtypes as dt
 from tf8.traced import NeedGraph, TracedTensor, _tapes, only_tapes
 
@@ -23,6 +24,7 @@ from .arguments import as_traced, check_callable, check_differentiable, fresh_le
 from .forward import ForwardTape
 from .graph_path import graph_vjp, linear_transpose, linearize
 from .linearize import jvp_graph, transpose_graph
+from .reverse import vjp_walk
 from .tape import results, run_on_tape, tape_leaves
 from .tracing import (
     checked_cotangents,
@@ -71,9 +73,13 @@ def value_and_grad(
         check_differentiable(arguments.leaves, "grad", holomorphic)
         _check_scalar_output(out, "grad", holomorphic)
         seed = fresh_leaf(as_traced(np.ones((), dtype=out.dtype)), "seed", bind=True)
-        tangents = tangent_leaves(arguments)
-        (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
-        cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
+        # one backward walk applying each op's derived pullback (the two walks where an op
+        # has none: they raise the op's reverse-mode error, or read values)
+        cts = vjp_walk([out], arguments.leaves, [seed], arguments.values)
+        if cts is None:
+            tangents = tangent_leaves(arguments)
+            (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
+            cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
         grads = zeros_for(arguments.leaves, cts)
         finished = arguments.finish([out, *grads, *aux_leaves])
         value, grads, aux_values = (
@@ -228,7 +234,11 @@ def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool, flat: list) -> tuple
     def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
         cts = checked_cotangents(cotangent, out_def, outs, [o.shape for o in outs])
         if not only_tapes() or any(c._value is None for c in cts):
-            return graph_vjp(fun, *primals)[1](cotangent)
+            # inside another transform (jit tracing it), or on traced cotangents: the tape's
+            # backward pass as tf8 ops that transform records (the function does not run again)
+            found = tape.backward(outs, cts, leaves, traced=True)
+            traced = [zeros(t.aval) if f is None else as_traced(f) for f, t in zip(found, leaves)]
+            return tuple(unflatten_per_arg(defs, traced))
         # inside enclosing tapes the cotangents may depend on what they differentiate
         nested = bool(_tapes.get())
         found = tape.backward(outs, [c if nested else c._value for c in cts], leaves)

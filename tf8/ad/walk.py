@@ -21,7 +21,7 @@ from tf8.graph import OperationKey, ValueKey, materialize_merge
 from tf8.lax.core import merge_bindings, record
 from tf8.lax.values import known_value, remember_value
 from tf8.ops.definition import definition, infer
-from tf8.traced import TracedTensor, _values
+from tf8.traced import TracedTensor, _tracked, _values
 
 Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 
@@ -64,6 +64,11 @@ class GraphWalk:
         return t
 
     def _tensor(self, key: ValueKey) -> TracedTensor:
+        tracked = _tracked.get()
+        if tracked:
+            found = tracked.get(key)
+            if found is not None:  # a value hidden tapes follow: the very tensor
+                return found
         unbound = key in self._unbound
         operation = key._operation
         if operation is None:  # a leaf

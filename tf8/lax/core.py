@@ -32,6 +32,7 @@ from tf8.traced import (
     _refuse_tape,
     _symbolic,
     _tapes,
+    _tracked,
     _transform_depth,
     _values,
 )
@@ -94,6 +95,13 @@ def record_outputs(
         op_key.meta = meta if type(meta) is tuple else meta()
     if role is not PRIMARY:
         linear.update(outputs)  # type: ignore[union-attr]
+    tracked = _tracked.get()
+    if tracked is not None:  # a body traced under hidden tapes (see tf8.traced._tracked)
+        for k in keys:
+            if k in tracked:  # depends on what they follow: recorded, never hoisted
+                for out in outputs:
+                    tracked[out] = None
+                break
     diff = _differentiated.get()
     if diff:
         for k in keys:
@@ -167,10 +175,15 @@ def _constant(inputs: Sequence[TracedTensor]) -> bool:
     it is computed and not recorded."""
     diff = _differentiated.get()
     linear = _linear.get()
+    tracked = _tracked.get()
     for t in inputs:
+        if t._node is not None:
+            return False  # a value hidden tapes follow (a body traced under tapes)
         key = t._key
         if key is None:
             continue  # a value computed op by op: a constant leaf
+        if tracked and key in tracked:
+            return False  # depends on one
         if (diff and key in diff) or (linear and key in linear):
             return False
     return True

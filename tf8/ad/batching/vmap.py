@@ -24,6 +24,7 @@ from tf8.errors import (
     UnsupportedOperationError,
 )
 from tf8.graph import ValueKey
+from tf8.lax.control.one_op import as_one_op, under_tapes
 from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
@@ -158,6 +159,11 @@ def vmap(
     name = getattr(fun, "__name__", "f")
 
     def vmapped(*args: Any, **kwargs: Any) -> Any:
+        if under_tapes():  # op-by-op grad/jvp: one op they follow (the function runs once)
+            return as_one_op(lambda: traced(args, kwargs))
+        return traced(args, kwargs)
+
+    def traced(args: tuple, kwargs: dict) -> Any:
         mapped = _arguments(args, kwargs, in_axes, name)
         size = _size(mapped, axis_size, name)
         batched = [m for m in mapped if m.axis is not None]

@@ -21,7 +21,7 @@ from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops.extension.control import ClosedProgram
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
-from tf8.traced import TracedTensor, _linear, _values
+from tf8.traced import TracedTensor, _differentiated, _linear, _tapes, _tracked, _values
 
 _depth: contextvars.ContextVar[int] = contextvars.ContextVar("tf8_body_depth", default=0)
 
@@ -42,6 +42,7 @@ class Closure:
         self.depth = _depth.get() + 1
         self.captures: dict[ValueKey, TracedTensor] = {}  # captured outer value -> leaf
         self.outer: list[TracedTensor] = []  # the captured values, as operands
+        self.tracked: dict[ValueKey, TracedTensor] = {}  # what hidden tapes follow, by key
 
     def arguments(
         self, avals: Sequence[Aval], weak: Sequence[bool] | None = None, start: int = 0
@@ -57,10 +58,22 @@ class Closure:
         depend on the body's arguments), never tagged linear by an enclosing transform."""
         depth = _depth.set(self.depth)
         linear = _linear.set(None)
+        # Tapes (op-by-op grad, jvp) do not follow the body's ops: they see the control op,
+        # whose rules differentiate the body. The values they follow that the body reads are
+        # noted, so that it captures them and the op depends on them.
+        # A transform nested in the body keeps its arguments differentiated for good (as in
+        # `transform_scope`), so its later work (its jvp, its batching) is recorded too.
+        tapes = _tapes.set(()) if _tapes.get() else None
+        tracked = _tracked.set(self.tracked) if tapes is not None else None
+        diff = _differentiated.set({}) if tapes is not None else None
         try:
             with value_scope(), transform_scope():
                 return fun(*args)
         finally:
+            if tapes is not None:
+                _differentiated.reset(diff)  # type: ignore[arg-type]
+                _tracked.reset(tracked)  # type: ignore[arg-type]
+                _tapes.reset(tapes)
             _linear.reset(linear)
             _depth.reset(depth)
 
@@ -70,17 +83,23 @@ class Closure:
         flat = materialize_merge(None, [t.key for t in outs])
         bindings = merge_bindings(list(outs))
         internal = set(arg_keys)
+        tracked = self.tracked
         unbound = {k for k in flat.inputs if k not in arg_keys and bindings.get(k) is None}
         for op_key in flat.operations:
             if any([k in unbound for k in op_key.inputs]):
                 unbound.update(op_key.outputs)
-            if not op_key.inputs or any([k in internal for k in op_key.inputs]):
-                internal.update(op_key.outputs)
+            if not op_key.inputs or any([k in internal or k in tracked for k in op_key.inputs]):
+                internal.update(op_key.outputs)  # (ops on what tapes follow: not hoisted)
         values = _values.get() or {}
         env: dict[ValueKey, TracedTensor] = {t.key: t for t in args}
 
         def captured(key: ValueKey) -> TracedTensor:
             leaf = self.captures.get(key)
+            outer = tracked.get(key)
+            if leaf is None and outer is not None:  # the very value, which the tapes follow
+                leaf = body_leaf(self.depth, f"c{len(self.outer)}", outer.aval)
+                self.captures[key] = leaf
+                self.outer.append(outer)
             if leaf is None:
                 aval = (
                     key.input_key.aval if key.is_input else key.operation.meta[0][key.output_slot]

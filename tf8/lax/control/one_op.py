@@ -1,0 +1,49 @@
+"""A transform's whole trace as one op that tapes follow.
+
+A transform that traces its function — vmap — cannot run op by op, so under tapes (op-by-op
+grad, jvp) it used to hand the whole differentiation to the graph path, which ran the user's
+function a second time. `as_one_op` traces instead with the tapes hidden, as a control-flow
+body is traced: the values the tapes follow that the trace reads become operands of one
+`Checkpoint` op (tf8.lax.control.closure), which the tapes write down and differentiate by
+its rules, like any op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tf8 import tree
+from tf8.lax.core import apply
+from tf8.ops.extension.control import Checkpoint
+from tf8.traced import TracedTensor, _tapes
+
+from .closure import Closure
+
+__all__ = ["as_one_op", "under_tapes"]
+
+
+def under_tapes() -> bool:
+    """True while op-by-op tapes are recording (where `as_one_op` is needed)."""
+    return bool(_tapes.get())
+
+
+def as_one_op(fun: Callable[[], Any]) -> Any:
+    """`fun()` (a pytree of TracedTensors) traced with the tapes hidden and applied as one
+    op on the values they follow: the same values, which the tapes now depend on."""
+    closure = Closure()
+
+    def body() -> tuple[Any, list[TracedTensor]]:
+        leaves, treedef = tree.tree_flatten(fun())
+        outs = [leaf if isinstance(leaf, TracedTensor) else None for leaf in leaves]
+        traced = [o for o in outs if o is not None]
+        return (treedef, leaves, outs), closure.close([], traced)
+
+    (treedef, leaves, outs), closed = closure.trace(body)
+    if not closed:
+        return tree.tree_unflatten(treedef, leaves)
+    program = closure.program([], closed)
+    results = iter(apply(Checkpoint(program), list(closure.outer)))
+    return tree.tree_unflatten(
+        treedef, [leaf if o is None else next(results) for leaf, o in zip(leaves, outs)]
+    )
