@@ -1,8 +1,7 @@
-"""The tapes' numpy fast paths and check_grads' shortcuts give what the general paths give.
+"""The tapes' derived numpy rules and check_grads' shortcuts give what the general paths give.
 
-- Forward tangents computed in numpy (diagonal rows, one-operand linear rows, plain matrix
-  products) against the graph path and closed forms, including products the fast path
-  leaves to the kernel (batch axes, other contractions).
+- Forward tangents computed by the derived numpy functions (elementwise rows, matrix
+  products of every kind, sums, reshapes) against the graph path and closed forms.
 - Tapes leave no reference cycles: a finished tape is freed by reference counting.
 - check_grads still catches wrong derivatives in every mode and order, and its scalar
   comparison is numpy's isclose.

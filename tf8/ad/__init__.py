@@ -1,9 +1,9 @@
 """Autodiff as graph-to-graph transformations (linearize, transpose) with JAX's API."""
 
 from .batching import vmap
-from .graph_path import linear_transpose, linearize
+from .graph_path import linear_transpose
 from .jacobians import hessian, jacfwd, jacrev
-from .transforms import grad, hvp, jvp, value_and_grad, vjp
+from .transforms import grad, hvp, jvp, linearize, value_and_grad, vjp
 
 __all__ = [
     "grad",

@@ -3,7 +3,9 @@
 The function runs on the tape machinery of tf8.ad.tape (ops computed at once, the tape told
 of each op on a differentiated value), but nothing is kept for later: as each op runs, its
 JVP rule — the one the graph path uses — computes the output tangents from the inputs'
-tangents, at once, on concrete values. A value's `_node` is (tape, argument, tangent). As
+tangents, at once, on concrete values: outermost, as the numpy function derived from the rule
+for these avals (tf8.ad.derive); inside enclosing tapes, as the rule's own tf8 ops, which they
+see. A value's `_node` is (tape, argument, tangent). As
 with the reverse tape, what cannot run this way hands the transform to the graph path.
 """
 

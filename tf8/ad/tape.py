@@ -4,19 +4,21 @@ Outside every transform (or inside tapes only), on concrete arguments, reverse m
 graph: the function runs op by op (tf8.lax.core.apply computes each op at once, as eager
 dispatch does) and every op whose input depends on an argument is written on a tape with its
 input and output values.
-The backward pass walks the tape in reverse, applying each op's VJP (tf8.ad.tape_rules) to
-numpy cotangents — autograd's design, with tf8's own rules. No keys are interned, no
-program is compiled, no pass runs.
+The backward pass walks the tape in reverse, applying each op's pullback to numpy
+cotangents — autograd's design, with tf8's own rules: the pullback is derived from the op's
+JVP and transpose rules for its avals, once (tf8.ad.derive), and runs as one generated numpy
+function. No program is compiled for the function, no pass runs.
 
 Tapes nest as JAX's trace levels do: a transform called inside tapes runs on a tape of its
 own; every active tape writes down the ops on the values it follows (a value carries one node
 per tape), and a tape's backward pass — like a forward tape's rules — runs as tf8 ops the
 enclosing tapes see, so `grad(grad(f))` differentiates the backward pass itself.
 
-What a tape cannot follow — vmap, a control-flow body, jit tracing, an op that cannot run op
-by op — raises `NeedGraph` where it happens; the transform then runs the function again on
-the graph path, which handles everything. Each run of a function is independent, so the
-result is the same; only Python side effects before that point happen twice.
+A control-flow body, vmap or a jacobian is traced with the tapes hidden and applied as one op
+they follow (tf8.lax.control.closure, one_op), so the function runs once. What a tape still
+cannot follow — linearize or tf8.recording() inside it, an op that cannot run op by op —
+raises `NeedGraph` where it happens; the transform then runs the function again on the graph
+path, which handles everything (Python side effects before that point happen twice).
 """
 
 from __future__ import annotations

@@ -17,12 +17,14 @@ import numpy as np
 from tf8 import tree
 from tf8.errors import DifferentiationError, TreeStructureError
 from tf8.lax.builders import zeros
+from tf8.lax.control.one_op import as_program_op, under_tapes
 from tf8.ops import dtypes as dt
 from tf8.traced import NeedGraph, TracedTensor, _tapes, only_tapes
 
 from .arguments import as_traced, check_callable, check_differentiable, fresh_leaf, zeros_for
 from .forward import ForwardTape
-from .graph_path import graph_vjp, linear_transpose, linearize
+from .graph_path import graph_vjp, linear_transpose
+from .graph_path import linearize as graph_linearize
 from .linearize import jvp_graph, transpose_graph
 from .reverse import vjp_walk
 from .tape import results, run_on_tape, tape_leaves
@@ -251,3 +253,25 @@ def hvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
     """Hessian-vector product: forward-over-reverse, jvp(grad(f), primals, tangents)[1]."""
     argnums = 0 if len(primals) == 1 else tuple(range(len(primals)))
     return jvp(grad(fun, argnums=argnums), tuple(primals), tuple(tangents))[1]
+
+
+def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
+    """(f(*primals), f_jvp) where f_jvp(*tangents) evaluates the linearised map (JAX's
+    `linearize`). Inside op-by-op tapes (`grad` of a function calling it) the function is
+    traced once into one op they follow, and f_jvp is the jvp of that op: `fun` runs once."""
+    if not under_tapes():
+        return graph_linearize(fun, *primals)
+    check_callable(fun, "linearize")
+    leaves, treedef = tree.tree_flatten(list(primals))
+    leaves = [as_traced(leaf) for leaf in leaves]
+    call, out_def = as_program_op(lambda *ls: fun(*tree.tree_unflatten(treedef, list(ls))), leaves)
+    primal_out = tree.tree_unflatten(out_def, call(*leaves))
+
+    def f_jvp(*tangents: Any) -> Any:
+        flat = tree.tree_leaves(list(tangents))
+        if len(flat) != len(leaves):
+            raise TreeStructureError("linearize: tangents do not have the structure of primals")
+        _, out = jvp(lambda *ls: call(*ls), tuple(leaves), tuple(flat))
+        return tree.tree_unflatten(out_def, list(out))
+
+    return primal_out, f_jvp

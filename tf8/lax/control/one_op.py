@@ -10,7 +10,7 @@ its rules, like any op.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tf8 import tree
@@ -18,9 +18,10 @@ from tf8.lax.core import apply
 from tf8.ops.extension.control import Checkpoint
 from tf8.traced import TracedTensor, _tapes
 
+from .checks import as_operand
 from .closure import Closure
 
-__all__ = ["as_one_op", "under_tapes"]
+__all__ = ["as_one_op", "as_program_op", "under_tapes"]
 
 
 def under_tapes() -> bool:
@@ -47,3 +48,27 @@ def as_one_op(fun: Callable[[], Any]) -> Any:
     return tree.tree_unflatten(
         treedef, [leaf if o is None else next(results) for leaf, o in zip(leaves, outs)]
     )
+
+
+def as_program_op(
+    fun: Callable[..., Any], args: Sequence[TracedTensor]
+) -> tuple[Callable[..., list[TracedTensor]], Any]:
+    """`fun(*args)` traced once with the tapes hidden, on leaves standing for `args`:
+    (`call`, the output's treedef), where `call(*values)` applies it as one op to values
+    like `args` and gives its output leaves. A transform that needs the function more than
+    once (linearize: the value now, the tangent map later) calls `call`, never `fun`."""
+    closure = Closure()
+    leaves = closure.arguments([a.aval for a in args], [a._weak for a in args])
+
+    def body() -> tuple[Any, list[TracedTensor]]:
+        out_leaves, out_def = tree.tree_flatten(fun(*leaves))
+        return out_def, closure.close(leaves, [as_operand(o) for o in out_leaves])
+
+    out_def, closed = closure.trace(body)
+    op = Checkpoint(closure.program(leaves, closed))
+    captures = list(closure.outer)
+
+    def call(*values: TracedTensor) -> list[TracedTensor]:
+        return apply(op, [*captures, *values])
+
+    return call, out_def
