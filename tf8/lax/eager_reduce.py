@@ -11,6 +11,7 @@ import numpy as np
 from tf8.ops.fpstate import quiet_numpy
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.ops.primitives import primitive_definition
+from tf8.ops.primitives.contraction import plain_matmul
 from tf8.traced import TracedTensor, _transform_depth
 
 from .core import apply, leaf
@@ -129,11 +130,10 @@ def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
     outside transforms `a @ b`, which is what the dot_general kernel computes for them; on
     tapes the dot_general the general path would record."""
     shapes: dict[tuple, Aval | None] = {}  # the product's aval, by the operands' avals
-    dots: dict[int, Any] = {}  # the dot_general matmul records, by the left operand's ndim
 
     def fn(x: Any, y: Any) -> TracedTensor:
         if _depth():
-            out = _matmul_on_tapes(dots, x, y)
+            out = _matmul_on_tapes(x, y)
             return general(x, y) if out is None else out
         tx, ty = type(x), type(y)
         if tx is TracedTensor and eager_value(x):
@@ -165,7 +165,7 @@ def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
     return fn
 
 
-def _matmul_on_tapes(dots: dict, x: Any, y: Any) -> TracedTensor | None:
+def _matmul_on_tapes(x: Any, y: Any) -> TracedTensor | None:
     """On tapes: the dot_general the general path records for 1-d/2-d float operands of one
     dtype whose inner sizes agree (one may be a numpy array), applied so the tapes following
     an operand write it down; None when the general path must run."""
@@ -176,11 +176,20 @@ def _matmul_on_tapes(dots: dict, x: Any, y: Any) -> TracedTensor | None:
     ndim = len(xshape)
     if not (1 <= ndim <= 2 and 1 <= len(yshape) <= 2) or xshape[-1] != yshape[0]:
         return None
-    op = dots.get(ndim)
+    return apply(_numpy_matmul(ndim), [xs, ys])[0]
+
+
+_MATMULS: dict[int, Any] = {}
+
+
+def _numpy_matmul(ndim: int) -> Any:
+    """The dot_general tf8.numpy's `matmul` records for a left operand of rank 1 or 2 (its
+    last axis against the right operand's first)."""
+    op = _MATMULS.get(ndim)
     if op is None:
         params = {"contracting": ((ndim - 1,), (0,)), "batch": ((), ())}
-        op = dots.setdefault(ndim, make_primitive("dot_general", 2, params))
-    return apply(op, [xs, ys])[0]
+        op = _MATMULS.setdefault(ndim, make_primitive("dot_general", 2, params))
+    return op
 
 
 def _tape_operand(v: Any) -> TracedTensor | None:
@@ -194,9 +203,12 @@ def _tape_operand(v: Any) -> TracedTensor | None:
 
 
 def _product_aval(a: np.ndarray, b: np.ndarray, dtype: np.dtype) -> Aval | None:
-    """The aval of `a @ b` for 1-d and 2-d operands of `dtype` whose inner sizes agree (None
-    otherwise: the general path decides, and names any error)."""
+    """The aval of `a @ b` for operands of `dtype` whose inner sizes agree, where the
+    dot_general the general path records for them is a plain matmul (its home says so: 1-d
+    and 2-d operands); None otherwise: the general path decides, and names any error."""
     if a.dtype != dtype or b.dtype != dtype or not (1 <= a.ndim <= 2 and 1 <= b.ndim <= 2):
+        return None
+    if plain_matmul(_numpy_matmul(a.ndim), (a.ndim, b.ndim)) != (False, False):
         return None
     if a.shape[-1] != b.shape[0]:
         return None

@@ -153,16 +153,29 @@ def _batch(lax: Any, op: Any, args: Any, dims: Any) -> tuple[list, list]:
     return [out], [out_dim]
 
 
-def _matmul(op: Any, ndims: list[int], args: list[str]) -> str | None:
-    """numpy: two matrices with one contracting axis each, no batch, are one matmul of
-    (possibly transposed) views: the kernel's own computation, without its bookkeeping."""
-    if ndims != [2, 2] or op["batch"] != ((), ()):
+def plain_matmul(op: Any, ndims: Sequence[int]) -> tuple[bool, bool] | None:
+    """Whether dot_general `op` on operands of ranks `ndims` is numpy's `matmul` of its
+    operands, each possibly transposed first: (transpose x, transpose y), or None (batch axes,
+    several contracted axes, a rank other than 1 or 2). The one place that decides what a
+    plain matrix product is: the numpy engine's generated code, the tape's derived functions
+    and the eager `@` all read it."""
+    if len(ndims) != 2 or not all(1 <= n <= 2 for n in ndims) or op["batch"] != ((), ()):
         return None
     (lc, rc) = op["contracting"]
     if len(lc) != 1 or len(rc) != 1:
         return None
-    lhs = args[0] if lc[0] % 2 == 1 else f"{args[0]}.T"
-    rhs = args[1] if rc[0] % 2 == 0 else f"{args[1]}.T"
+    ln, rn = ndims
+    return (ln == 2 and lc[0] % 2 == 0, rn == 2 and rc[0] % 2 == 1)
+
+
+def _matmul(op: Any, ndims: list[int], args: list[str]) -> str | None:
+    """numpy: two matrices with one contracting axis each, no batch, are one matmul of
+    (possibly transposed) views: the kernel's own computation, without its bookkeeping."""
+    found = plain_matmul(op, ndims) if ndims == [2, 2] else None
+    if found is None:
+        return None
+    lhs = f"{args[0]}.T" if found[0] else args[0]
+    rhs = f"{args[1]}.T" if found[1] else args[1]
     return f"matmul({lhs}, {rhs})"
 
 
