@@ -161,7 +161,8 @@ def _leaf(name: str, aval: Aval) -> TracedTensor:
 @contextlib.contextmanager
 def _fresh_context() -> Iterator[None]:
     """A context of its own for tracing a rule: no tapes, no enclosing transform's
-    differentiated or linear values, no value table; ops on the leaves are recorded."""
+    differentiated or linear values, no value table; ops on the leaves are recorded, ops on
+    constants computed (a rule's `1.0`: a constant of the derived graph)."""
     tokens = [
         (_tapes, _tapes.set(())),
         (_transform_depth, _transform_depth.set(_transform_depth.get() + 1)),

@@ -9,7 +9,8 @@ their method (`Fusion.view`); every other op calls its kernel. The function take
 per input key and returns a tuple, one value per output key. There is no compiler pass, no
 buffer reuse and no floating-point context: the derived graphs are a few ops, the caller
 silences warnings once around its whole walk, and building the function must cost little
-(the property workload derives pullbacks for every new op and shape it meets).
+(the property workload derives pullbacks for every new op and shape it meets). Ops on
+constants alone (a rule's `1.0` and its broadcast) are computed once, as globals.
 """
 
 from __future__ import annotations
@@ -60,7 +61,16 @@ def python_function(
     for key in flat.inputs:
         if key not in names:
             names[key] = source.global_("c", np.asarray(constants[key]))
+    folded: dict[ValueKey, Any] = {k: constants[k] for k in flat.inputs if k not in inputs}
     for n, op_key in enumerate(flat.operations):
+        if all(k in folded for k in op_key.inputs) and definition(op_key.op).kernel is not None:
+            # constants only (a rule's `1.0`, broadcast): computed once, a global of the function
+            values = definition(op_key.op).kernel(op_key.op, *[folded[k] for k in op_key.inputs])
+            values = (values,) if len(op_key.outputs) == 1 else values
+            for k, v in zip(op_key.outputs, values):
+                folded[k] = v = np.asarray(v)
+                names[k] = source.global_("c", v)
+            continue
         targets = [f"v{n}_{i}" for i in range(len(op_key.outputs))]
         args = [names[k] for k in op_key.inputs]
         avals = [_aval(k) for k in op_key.inputs]
