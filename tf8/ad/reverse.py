@@ -8,7 +8,10 @@ values and its cotangent. The ops emitted are those the two walks would emit for
 cotangents (the same rules, in the same order per op; residuals such as `cos(x)` are
 ordinary primal ops that CSE merges with the user's), tagged linear as theirs are.
 An op whose rules cannot be traced on avals alone (a reverse-mode error to raise, a rule that
-reads values): None, and the caller takes the two walks.
+reads values): None, and the caller takes the two walks. So does a control op (scan, cond,
+while, checkpoint): its derived pullback, traced on leaves, carries the rule's constants (a
+tangent carry's zeros) into its loops as operands, which measured 1.17x slower in steady
+state on a 10 000-step scan than the two walks' program, where they are made in the body.
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ def vjp_walk(
             needs = tuple([k in active for k in inputs])
             if True not in needs:
                 continue
+            if getattr(op_key.op, "subprograms", ()):
+                return None  # a control op: see below
             ins = [walk[k] for k in inputs]
             out_tensors = [walk[k] for k in outs]
             present = None if len(outs) == 1 else tuple([c is not None for c in cts])
