@@ -161,14 +161,15 @@ def _leaf(name: str, aval: Aval) -> TracedTensor:
 @contextlib.contextmanager
 def _fresh_context() -> Iterator[None]:
     """A context of its own for tracing a rule: no tapes, no enclosing transform's
-    differentiated or linear values, no value table; ops on the leaves are recorded, ops on
-    constants computed (a rule's `1.0`: a constant of the derived graph)."""
+    differentiated or linear values, no value table; every op is recorded, a rule's
+    constants too (`1.0` and its broadcast, as jit records them): `jit(grad)`'s one walk then
+    emits the ops the two walks would, and the lowering folds them into globals."""
     tokens = [
         (_tapes, _tapes.set(())),
         (_transform_depth, _transform_depth.set(_transform_depth.get() + 1)),
         (_differentiated, _differentiated.set(None)),
         (_linear, _linear.set(None)),
-        (_symbolic, _symbolic.set(False)),
+        (_symbolic, _symbolic.set(True)),
         (_values, _values.set(None)),
     ]
     try:
