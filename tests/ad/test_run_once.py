@@ -36,9 +36,7 @@ _soft.defjvp(lambda p, t: (_soft(p[0]), t[0] / (1.0 + tnp.exp(-p[0]))))
 
 BODIES = {
     "fori_loop": lambda x: lax.fori_loop(0, 4, lambda i, c: tnp.tanh(tnp.sin(W) @ c + x), x),
-    "scan": lambda x: lax.scan(lambda c, a: (tnp.tanh(W @ c) * a, c * 2.0), x, tnp.ones((3, 3)))[
-        0
-    ],
+    "scan": lambda x: lax.scan(lambda c, a: (tnp.tanh(W @ c) * a, c * 2.0), x, tnp.ones((3, 3)))[0],
     "cond": lambda x: lax.cond(tnp.sum(x) > 0, lambda v: W @ v, lambda v: tnp.sin(v), x),
     "switch": lambda x: lax.switch(1, [lambda v: v, lambda v: W @ v * x], x),
     "custom_vjp": lambda x: _clip_grad(x) * x,

@@ -223,9 +223,7 @@ def _derive_pullback(op: Any, in_avals: list[Aval], out_avals: list[Aval], mask:
     return Derived(inputs, [None if r is None else r.key for r in results], _constants(results))
 
 
-def _derive_tangent(
-    op: Any, in_avals: list[Aval], out_avals: list[Aval], active: tuple
-) -> Derived:
+def _derive_tangent(op: Any, in_avals: list[Aval], out_avals: list[Aval], active: tuple) -> Derived:
     with _fresh_context():
         xs, outs = _operands(in_avals, out_avals)
         ts, tangents_out = _tangents(op, xs, outs, active)

@@ -46,6 +46,7 @@ def elementwise_rule(partials: tuple[Callable[..., Any] | None, ...]) -> JvpRule
             if t is not None and partial is not None:
                 total = add_any(total, mul(t, partial(*primals, outputs[0])))
         return [total]
+
     return rule
 
 
