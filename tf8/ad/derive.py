@@ -29,7 +29,7 @@ from tf8.graph import ValueKey, materialize_merge
 from tf8.lax.builders import convert
 from tf8.lax.core import apply, concrete
 from tf8.lax.scopes import linear_scope
-from tf8.ops.definition import DERIVED
+from tf8.ops.definition import DERIVED, definition
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
 from tf8.traced import (
@@ -73,21 +73,46 @@ class Derived:
         self.run = _lower(inputs, outputs, constants)
         self._flat: Any = None
 
-    def inline(self, tensors: Sequence[TracedTensor | None]) -> list[TracedTensor | None]:
+    def inline(
+        self, tensors: Sequence[TracedTensor | None], fold: bool = False
+    ) -> list[TracedTensor | None]:
         """The results computed from `tensors` (one per input; None where unused) by `apply`,
-        op by op, so that every enclosing tape and transform sees the ops."""
+        op by op, so that every enclosing tape and transform sees the ops. With `fold` (op by
+        op on values: nothing records the constants) the rule's constants are computed once
+        and reused, instead of applying their ops every time."""
         env: dict[ValueKey, Any] = dict(zip(self.inputs, tensors))
-        flat = self._flat
-        if flat is None:
-            flat = self._flat = materialize_merge(None, [k for k in self.outputs if k is not None])
-        for key in flat.inputs:
-            if key not in env:
-                value = np.asarray(self.constants[key])
-                env[key] = concrete(value, key.input_key.aval)
-        for op_key in flat.operations:
+        constants, operations = self._plan(fold)
+        for key, value in constants.items():
+            env[key] = concrete(value, _aval(key))
+        for op_key in operations:
             results = apply(op_key.op, [env[k] for k in op_key.inputs], op_key.meta)
             env.update(zip(op_key.outputs, results))
         return [None if k is None else env[k] for k in self.outputs]
+
+    def _plan(self, fold: bool) -> tuple[dict, list]:
+        """(the constants by key, the ops to apply), made once per way."""
+        plans = self._flat
+        if plans is None:
+            flat = materialize_merge(None, [k for k in self.outputs if k is not None])
+            leaves = {k: np.asarray(self.constants[k]) for k in flat.inputs if k not in self.inputs}
+            folded, rest = dict(leaves), []
+            for op_key in flat.operations:
+                kernel = definition(op_key.op).kernel
+                if kernel is None or not all(k in folded for k in op_key.inputs):
+                    rest.append(op_key)
+                    continue
+                values = kernel(op_key.op, *[folded[k] for k in op_key.inputs])
+                values = (values,) if len(op_key.outputs) == 1 else values
+                folded.update((k, np.asarray(v)) for k, v in zip(op_key.outputs, values))
+            needed = {k for op_key in rest for k in op_key.inputs} | set(self.outputs)
+            folded = {k: v for k, v in folded.items() if k in needed}
+            plans = self._flat = ((leaves, flat.operations), (folded, rest))
+        return plans[1] if fold else plans[0]
+
+
+def _aval(key: ValueKey) -> Aval:
+    operation = key._operation
+    return key._input_key.aval if operation is None else operation.meta[0][key._output_slot]
 
 
 # The first item of a DERIVED key. A key names the op and the input avals by their ids: it

@@ -46,7 +46,7 @@ def vjp(
     if derived is None:
         return _generic(op, inputs, outputs, cts, needs)
     if nested:
-        return derived.inline([*inputs, *outputs, *_cotangents(cts, outputs, True)])
+        return derived.inline([*inputs, *outputs, *_cotangents(cts, outputs, True)], fold=True)
     values = [t._value for t in inputs]
     values.extend([o._value for o in outputs])
     values.extend(_cotangents(cts, outputs, False))
