@@ -123,3 +123,34 @@ def test_jit_grad_in_one_walk_compiles_to_the_two_walks_program(name, monkeypatc
     assert sum(one_walk.values()) > 5
     assert one_walk == two_walks
     np.testing.assert_allclose(tf8.jit(tf8.grad(f))(*args), tf8.grad(f)(*args), rtol=1e-12)
+
+
+def test_the_caches_keep_no_custom_rule_call():
+    """A custom_vjp/custom_jvp call is its own op, holding its arrays: the plan and
+    derived-rule caches keyed by op would never find it again, so they must not keep it
+    (a training loop would otherwise keep every step's residuals)."""
+    from tf8.ops.definition import PLANS
+
+    @tf8.custom_vjp
+    def g(a):
+        return tnp.sin(a)
+
+    g.defvjp(lambda a: (tnp.sin(a), a), lambda r, ct: (ct * tnp.cos(r),))
+
+    @tf8.custom_jvp
+    def h(a):
+        return tnp.sin(a)
+
+    h.defjvp(lambda p, t: (tnp.sin(p[0]), tnp.cos(p[0]) * t[0]))
+    x = np.linspace(0.1, 1.0, 5)
+
+    def step():
+        np.testing.assert_allclose(tf8.grad(lambda a: tnp.sum(g(a) * h(a)))(x), np.sin(2 * x))
+        tf8.jvp(lambda a: tnp.sum(h(a)), (x,), (x,))
+
+    for _ in range(3):
+        step()
+    sizes = (len(PLANS), len(DERIVED))
+    for _ in range(20):
+        step()
+    assert (len(PLANS), len(DERIVED)) == sizes

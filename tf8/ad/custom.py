@@ -32,6 +32,9 @@ class _Marker(ExtensionOp):
     """Identity on its first `n_out` inputs; the remaining inputs are the function's arguments."""
 
     family = "tf8.ad.v1"
+    # Each call is its own op, holding the call's arguments: the caches keyed by op (eager
+    # plans, the tape's derived rules) never hit it, so they do not keep it (and its arrays).
+    per_call = True
 
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         return tuple(avals[: self.output_count])
@@ -293,6 +296,7 @@ class _VjpLinear(ExtensionOp):
 
     family = "tf8.ad.v1"
     name = "custom_vjp_linear"
+    per_call = True  # holds the call's residuals (see _Marker)
 
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         return self.payload[0].out_avals

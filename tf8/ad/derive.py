@@ -174,7 +174,8 @@ def _derive(
         UNDERIVED[key] = f"{type(exc).__name__}: {exc}"
         found = False
     entry = (found, op, avals)
-    DERIVED.put(key, entry)
+    if not getattr(op, "per_call", False):  # one call's own op: never looked up again
+        DERIVED.put(key, entry)
     return entry
 
 

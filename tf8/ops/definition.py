@@ -152,7 +152,10 @@ DERIVED = Table("plan", "derived rules")
 
 def remember_plan(key: tuple, plan: tuple | bool, op: Any) -> None:
     """Cache `plan` under `key`, unless the op carries a literal array (a constant: caching
-    it would keep the array alive)."""
+    it would keep the array alive) or is one call's own op (`per_call`: a custom_vjp call,
+    holding its arguments; no later lookup could find it)."""
+    if getattr(op, "per_call", False):
+        return
     if any(isinstance(v, ConstantValue) for _, v in getattr(op, "params", ())):
         return
     PLANS.put(key, plan)
