@@ -24,6 +24,7 @@ from tf8.lax.control import Closure
 from tf8.lax.control.checks import flatten
 from tf8.lax.core import apply
 from tf8.ops import dtypes as dt
+from tf8.ops.avals import value_aval
 from tf8.ops.definition import definition
 from tf8.ops.extension.control import Checkpoint, ClosedProgram
 from tf8.ops.primitive import Aval
@@ -76,17 +77,13 @@ def _hidden(outs: Sequence[Any], policy: Policy | None) -> list[tuple[Any, Aval]
     returned = {t.key for t in outs}
     found = []
     for op_key in materialize_merge(None, list(returned)).operations:
-        in_avals = [k.input_key.aval if k.is_input else _aval(k) for k in op_key.inputs]
+        in_avals = [value_aval(k) for k in op_key.inputs]
         if not policy(op_key.op, *in_avals):
             continue
         for key, aval in zip(op_key.outputs, op_key.meta[0]):
             if key not in returned and dt.is_inexact(aval.dtype):
                 found.append((key, aval))
     return found
-
-
-def _aval(key: Any) -> Aval:
-    return key.operation.meta[0][key.output_slot]
 
 
 def checkpoint(

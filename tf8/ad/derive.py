@@ -29,6 +29,7 @@ from tf8.graph import ValueKey, materialize_merge
 from tf8.lax.builders import convert
 from tf8.lax.core import apply, concrete
 from tf8.lax.scopes import linear_scope
+from tf8.ops.avals import value_aval
 from tf8.ops.definition import DERIVED, definition
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
@@ -46,7 +47,8 @@ from .linearize import JVP, transpose_graph
 
 __all__ = ["JVP_KEY", "VJP", "Derived", "pullback", "set_lowering", "tangent_rule"]
 
-Lowering = Callable[[Sequence[ValueKey], Sequence[Any], dict], Callable[..., tuple]]
+# (inputs, outputs, constant values by key, the ops to write) -> f(*arrays) -> tuple
+Lowering = Callable[[Sequence[ValueKey], Sequence[Any], dict, Sequence[Any]], Callable[..., tuple]]
 _lower: Lowering | None = None
 
 
@@ -59,60 +61,56 @@ def set_lowering(fn: Lowering) -> None:
 
 class Derived:
     """One derived rule: a graph from `inputs` (leaf keys) to `outputs` (a key, or None for a
-    symbolic zero, per result) with bound `constants`; `run(*arrays)` computes it on numpy
-    arrays, `inline(tensors)` with tf8 ops."""
+    symbolic zero, per result) over bound `constants`; `run(*arrays)` computes it on numpy
+    arrays, `inline(tensors)` with tf8 ops.
 
-    __slots__ = ("inputs", "outputs", "constants", "run", "_flat")
+    Its ops on constants alone (a rule's `1.0` and its broadcast) are computed here, once:
+    `run` and `inline(fold=True)` read their values; `inline()` applies them, for a graph
+    transform that records constants as ops (jit's trace)."""
+
+    __slots__ = ("inputs", "outputs", "leaves", "operations", "folded", "rest", "run")
 
     def __init__(self, inputs: list[ValueKey], outputs: list[Any], constants: dict) -> None:
         self.inputs = inputs
         self.outputs = outputs
-        self.constants = constants
+        flat = materialize_merge(None, [k for k in outputs if k is not None])
+        self.leaves = {k: np.asarray(constants[k]) for k in flat.inputs if k not in inputs}
+        self.operations = flat.operations
+        self.folded, self.rest = _fold(self.leaves, flat.operations, outputs)
         if _lower is None:  # pragma: no cover - importing tf8 installs it
             raise RuntimeError("no lowering installed (import tf8 to install it)")
-        self.run = _lower(inputs, outputs, constants)
-        self._flat: Any = None
+        self.run = _lower(inputs, outputs, self.folded, self.rest)
 
     def inline(
         self, tensors: Sequence[TracedTensor | None], fold: bool = False
     ) -> list[TracedTensor | None]:
         """The results computed from `tensors` (one per input; None where unused) by `apply`,
-        op by op, so that every enclosing tape and transform sees the ops. With `fold` (op by
-        op on values: nothing records the constants) the rule's constants are computed once
-        and reused, instead of applying their ops every time."""
+        op by op, so that every enclosing tape and transform sees the ops; with `fold` (op by
+        op on values, where nothing records constants), from the folded constants."""
         env: dict[ValueKey, Any] = dict(zip(self.inputs, tensors))
-        constants, operations = self._plan(fold)
+        constants, operations = (self.folded, self.rest) if fold else (self.leaves, self.operations)
         for key, value in constants.items():
-            env[key] = concrete(value, _aval(key))
+            env[key] = concrete(value, value_aval(key))
         for op_key in operations:
             results = apply(op_key.op, [env[k] for k in op_key.inputs], op_key.meta)
             env.update(zip(op_key.outputs, results))
         return [None if k is None else env[k] for k in self.outputs]
 
-    def _plan(self, fold: bool) -> tuple[dict, list]:
-        """(the constants by key, the ops to apply), made once per way."""
-        plans = self._flat
-        if plans is None:
-            flat = materialize_merge(None, [k for k in self.outputs if k is not None])
-            leaves = {k: np.asarray(self.constants[k]) for k in flat.inputs if k not in self.inputs}
-            folded, rest = dict(leaves), []
-            for op_key in flat.operations:
-                kernel = definition(op_key.op).kernel
-                if kernel is None or not all(k in folded for k in op_key.inputs):
-                    rest.append(op_key)
-                    continue
-                values = kernel(op_key.op, *[folded[k] for k in op_key.inputs])
-                values = (values,) if len(op_key.outputs) == 1 else values
-                folded.update((k, np.asarray(v)) for k, v in zip(op_key.outputs, values))
-            needed = {k for op_key in rest for k in op_key.inputs} | set(self.outputs)
-            folded = {k: v for k, v in folded.items() if k in needed}
-            plans = self._flat = ((leaves, flat.operations), (folded, rest))
-        return plans[1] if fold else plans[0]
 
-
-def _aval(key: ValueKey) -> Aval:
-    operation = key._operation
-    return key._input_key.aval if operation is None else operation.meta[0][key._output_slot]
+def _fold(leaves: dict, operations: Sequence[Any], outputs: Sequence[Any]) -> tuple[dict, list]:
+    """(the values the remaining ops and the outputs read, computed from `leaves` by every op
+    on constants alone; the remaining ops)."""
+    folded, rest = dict(leaves), []
+    for op_key in operations:
+        kernel = definition(op_key.op).kernel
+        if kernel is None or not all(k in folded for k in op_key.inputs):
+            rest.append(op_key)
+            continue
+        values = kernel(op_key.op, *[folded[k] for k in op_key.inputs])
+        values = (values,) if len(op_key.outputs) == 1 else values
+        folded.update((k, np.asarray(v)) for k, v in zip(op_key.outputs, values))
+    needed = {k for op_key in rest for k in op_key.inputs} | set(outputs)
+    return {k: v for k, v in folded.items() if k in needed}, rest
 
 
 # The first item of a DERIVED key. A key names the op and the input avals by their ids: it
@@ -134,13 +132,8 @@ def pullback(
     which outputs have a cotangent (default: all; the others' are symbolic zeros, and their
     entries are not read). None when the rules cannot be traced on avals alone (why: in
     `UNDERIVED`)."""
-    avals = [t.aval for t in inputs]
     mask = needs if present is None else (needs, present)
-    key = (VJP, id(op), mask, *[id(a) for a in avals])
-    found = DERIVED.get(key)
-    if found is None:
-        found = _derive(key, _derive_pullback, op, avals, [o.aval for o in outputs], mask)
-    return found[0] or None
+    return _cached(VJP, _derive_pullback, op, inputs, outputs, mask)
 
 
 def tangent_rule(
@@ -149,11 +142,15 @@ def tangent_rule(
     """The JVP of `op` on inputs of these avals: `run(*inputs, *outputs, *tangents)` (a
     tangent per `active` input, in order) gives each output's tangent (None: zero). None as
     for `pullback`."""
+    return _cached(JVP_KEY, _derive_tangent, op, inputs, outputs, active)
+
+
+def _cached(kind: str, how: Callable, op: Any, inputs: Sequence, outputs: Sequence, mask: Any):
     avals = [t.aval for t in inputs]
-    key = (JVP_KEY, id(op), active, *[id(a) for a in avals])
+    key = (kind, id(op), mask, *[id(a) for a in avals])
     found = DERIVED.get(key)
     if found is None:
-        found = _derive(key, _derive_tangent, op, avals, [o.aval for o in outputs], active)
+        found = _derive(key, how, op, avals, [o.aval for o in outputs], mask)
     return found[0] or None
 
 

@@ -23,7 +23,6 @@ from tf8.graph import ValueKey
 from tf8.lax.builders import Tangent, add_any, convert
 from tf8.lax.scopes import linear_scope
 from tf8.ops import dtypes as dt
-from tf8.ops.definition import definition
 from tf8.traced import TracedTensor
 
 from .derive import pullback
@@ -41,13 +40,7 @@ def vjp_walk(
     """Cotangents of the leaves `leaves` given cotangents of `outputs` (None: zero), or None
     where an op has no derived pullback."""
     walk = GraphWalk(outputs, [c for c in cotangents if c is not None], values)
-    active = {t.key for t in leaves if dt.is_inexact(t.dtype)}
-    for op_key in walk.operations:  # what depends on the leaves
-        for k in op_key.inputs:
-            if k in active:
-                if not definition(op_key.op).stops_derivative:
-                    active.update(op_key.outputs)
-                break
+    active = walk.depends_on(t.key for t in leaves if dt.is_inexact(t.dtype))
     env: dict[ValueKey, Tangent] = {}
     for out, ct in zip(outputs, cotangents):
         if ct is not None and out.key in active:

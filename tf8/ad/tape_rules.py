@@ -42,25 +42,15 @@ def vjp(
     """The cotangents of `op`'s inputs where `needs` says so (None elsewhere): numpy arrays,
     or — `nested` in enclosing tapes, which must see every op — TracedTensors made by tf8
     ops."""
-    derived = pullback(op, inputs, outputs, needs)
+    # a multi-output op's outputs without a cotangent are symbolic zeros: none is made
+    present = None if len(outputs) == 1 else tuple([c is not None for c in cts])
+    derived = pullback(op, inputs, outputs, needs, present)
     if derived is None:
         return _generic(op, inputs, outputs, cts, needs)
     if nested:
-        return derived.inline([*inputs, *outputs, *_cotangents(cts, outputs, True)], fold=True)
-    values = [t._value for t in inputs]
-    values.extend([o._value for o in outputs])
-    values.extend(_cotangents(cts, outputs, False))
-    return derived.run(*values)
-
-
-def _cotangents(cts: list[Any], outputs: Sequence[TracedTensor], traced: bool) -> list[Any]:
-    """Each output's cotangent, zeros where the walk has none (multi-output ops)."""
-    filled = []
-    for c, o in zip(cts, outputs):
-        if c is None:
-            c = np.zeros(o.aval.shape, o.aval.dtype)
-        filled.append(_traced(c, o.aval) if traced else c)
-    return filled
+        traced = [None if c is None else _traced(c, o.aval) for c, o in zip(cts, outputs)]
+        return derived.inline([*inputs, *outputs, *traced], fold=True)
+    return derived.run(*[t._value for t in inputs], *[o._value for o in outputs], *cts)
 
 
 def _traced(value: Any, aval: Aval) -> TracedTensor:

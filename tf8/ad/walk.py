@@ -20,6 +20,7 @@ from tf8.errors import DifferentiationError
 from tf8.graph import OperationKey, ValueKey, materialize_merge
 from tf8.lax.core import merge_bindings, record
 from tf8.lax.values import known_value, remember_value
+from tf8.ops.avals import value_aval as aval_of
 from tf8.ops.definition import definition, infer
 from tf8.traced import TracedTensor, _tracked, _values
 
@@ -266,10 +267,3 @@ def substitute(
                 rebuilt._value = t._value
             out.append(rebuilt)
     return out
-
-
-def aval_of(key: ValueKey) -> Any:
-    """The aval recorded for a value key (a leaf's, or its operation's output)."""
-    if key.is_input:
-        return key.input_key.aval
-    return key.operation.meta[0][key.output_slot]  # type: ignore[union-attr]

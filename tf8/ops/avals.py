@@ -72,6 +72,15 @@ def aval_of(shape: tuple[Dim, ...], dtype: np.dtype) -> Aval:
     return aval
 
 
+def value_aval(key: Any) -> Aval:
+    """The aval recorded for a value key: a leaf's own, or its operation's output's (the meta
+    `tf8.lax.core.apply` keeps on the operation key)."""
+    operation = key._operation
+    if operation is None:
+        return key._input_key.aval
+    return operation.meta[0][key._output_slot]
+
+
 class ConstantValue:
     """A literal array as an op parameter: hashed and compared by dtype, shape and bytes."""
 

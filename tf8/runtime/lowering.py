@@ -1,16 +1,17 @@
 """A small graph as one plain Python function of numpy calls: how the eager tape runs the
 pullbacks and tangents it derives from the JVP and transpose rules (tf8.ad.derive).
 
-`python_function(inputs, outputs, constants)` walks the ops behind `outputs` once and writes
-one line per op, reading the same facts the numpy engine's generated code reads from each
-primitive's home: elementwise ops are their ufunc calls (`Fusion.ufunc`), reductions their
-`ufunc.reduce` (`Fusion.reduce`), plain matrix products `matmul` (`Fusion.matmul`), views
-their method (`Fusion.view`); every other op calls its kernel. The function takes one array
-per input key and returns a tuple, one value per output key. There is no compiler pass, no
+`python_function(inputs, outputs, constants, operations)` writes one line per op, reading
+the same facts the numpy engine's generated code reads from each primitive's home:
+elementwise ops are their ufunc calls (`Fusion.ufunc`), reductions their `ufunc.reduce`
+(`Fusion.reduce`), plain matrix products `matmul` (`Fusion.matmul`), views their method
+(`Fusion.view`); every other op calls its kernel. The function takes one array per input key
+and returns a tuple, one value per output key. There is no compiler pass, no
 buffer reuse and no floating-point context: the derived graphs are a few ops, the caller
 silences warnings once around its whole walk, and building the function must cost little
-(the property workload derives pullbacks for every new op and shape it meets). Ops on
-constants alone (a rule's `1.0` and its broadcast) are computed once, as globals.
+(the property workload derives pullbacks for every new op and shape it meets). The caller
+has computed the ops on constants alone (a rule's `1.0` and its broadcast): they come in as
+constants, globals of the function.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from tf8.graph import ValueKey, materialize_merge
+from tf8.graph import OperationKey, ValueKey
+from tf8.ops.avals import value_aval
 from tf8.ops.definition import definition
 from tf8.ops.shapes import has_symbolic
 from tf8.runtime.engines.numpy.elementwise import step_argument, ufunc_steps
@@ -50,30 +52,20 @@ def python_function(
     inputs: Sequence[ValueKey],
     outputs: Sequence[ValueKey | None],
     constants: Mapping[ValueKey, Any],
+    operations: Sequence[OperationKey],
 ) -> Callable[..., tuple]:
     """`f(*arrays) -> tuple`: the values of `outputs` (None: a None result) computed from one
-    array per `inputs` key; leaves of the graph that are not inputs take their value from
-    `constants`."""
+    array per `inputs` key by `operations` (in order), which read the other values they need
+    from `constants` (globals of the function)."""
     source = _Source()
     names: dict[ValueKey | None, str] = {k: f"a{i}" for i, k in enumerate(inputs)}
     names[None] = "None"
-    flat = materialize_merge(None, [k for k in outputs if k is not None])
-    for key in flat.inputs:
-        if key not in names:
-            names[key] = source.global_("c", np.asarray(constants[key]))
-    folded: dict[ValueKey, Any] = {k: constants[k] for k in flat.inputs if k not in inputs}
-    for n, op_key in enumerate(flat.operations):
-        if all(k in folded for k in op_key.inputs) and definition(op_key.op).kernel is not None:
-            # constants only (a rule's `1.0`, broadcast): computed once, a global of the function
-            values = definition(op_key.op).kernel(op_key.op, *[folded[k] for k in op_key.inputs])
-            values = (values,) if len(op_key.outputs) == 1 else values
-            for k, v in zip(op_key.outputs, values):
-                folded[k] = v = np.asarray(v)
-                names[k] = source.global_("c", v)
-            continue
+    for key, value in constants.items():
+        names[key] = source.global_("c", value)
+    for n, op_key in enumerate(operations):
         targets = [f"v{n}_{i}" for i in range(len(op_key.outputs))]
         args = [names[k] for k in op_key.inputs]
-        avals = [_aval(k) for k in op_key.inputs]
+        avals = [value_aval(k) for k in op_key.inputs]
         target = ", ".join(targets) + ("," if len(targets) > 1 else "")
         source.lines.append(f"    {target} = {_expression(source, op_key.op, args, avals)}")
         names.update(zip(op_key.outputs, targets))
@@ -85,13 +77,6 @@ def python_function(
     fn = source.namespace["derived"]
     fn.source = text  # type: ignore[attr-defined]  # for reading and debugging
     return fn
-
-
-def _aval(key: ValueKey) -> Any:
-    operation = key._operation
-    if operation is None:
-        return key._input_key.aval
-    return operation.meta[0][key._output_slot]
 
 
 def _expression(source: _Source, op: Any, args: list[str], avals: list[Any]) -> str:

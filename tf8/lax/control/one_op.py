@@ -30,24 +30,10 @@ def under_tapes() -> bool:
 
 
 def as_one_op(fun: Callable[[], Any]) -> Any:
-    """`fun()` (a pytree of TracedTensors) traced with the tapes hidden and applied as one
+    """`fun()` (a pytree of traced values) traced with the tapes hidden and applied as one
     op on the values they follow: the same values, which the tapes now depend on."""
-    closure = Closure()
-
-    def body() -> tuple[Any, list[TracedTensor]]:
-        leaves, treedef = tree.tree_flatten(fun())
-        outs = [leaf if isinstance(leaf, TracedTensor) else None for leaf in leaves]
-        traced = [o for o in outs if o is not None]
-        return (treedef, leaves, outs), closure.close([], traced)
-
-    (treedef, leaves, outs), closed = closure.trace(body)
-    if not closed:
-        return tree.tree_unflatten(treedef, leaves)
-    program = closure.program([], closed)
-    results = iter(apply(Checkpoint(program), list(closure.outer)))
-    return tree.tree_unflatten(
-        treedef, [leaf if o is None else next(results) for leaf, o in zip(leaves, outs)]
-    )
+    call, out_def = as_program_op(fun, [])
+    return tree.tree_unflatten(out_def, call())
 
 
 def as_program_op(
