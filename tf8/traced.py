@@ -5,14 +5,12 @@ bound to the leaves it depends on, and — once computed — its value. Outside 
 on concrete values is computed at once (tf8.lax.core.apply), and its result is a concrete
 leaf whose key is made only if some graph needs it. What cannot be computed yet (it depends on
 a placeholder) is evaluated through an evaluator hook that the API layer installs (so this
-layer never imports the compiler or runtime). This module also holds the transform state, in
-context variables, that tensors and tf8.lax.core read; the scopes that set it are in
-tf8.lax.scopes.
+layer never imports the compiler or runtime). The transform state tensors read (what is
+being differentiated, whether jit records) is the frame stack of tf8.ops.frames.
 """
 
 from __future__ import annotations
 
-import contextvars
 import itertools
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -31,12 +29,14 @@ from tf8.errors import (
 )
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
+from tf8.ops.frames import frame_var
 from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, concrete_array
 from tf8.ops.primitive import Aval, aval_of
 from tf8.ops.shapes import Dim, as_dim
 
 _setflags = np.ndarray.setflags  # cheaper than `value.flags.writeable = False`
 
+_frame = frame_var.get  # the transform state (tf8.ops.frames): None outside transforms
 _uids = itertools.count(1)
 _key_lock = threading.Lock()
 
@@ -45,35 +45,6 @@ OpMeta = tuple  # (output avals, shape guards): what `apply` records on an Opera
 
 Evaluator = Callable[[Sequence["TracedTensor"]], list[np.ndarray]]
 _evaluator: Evaluator | None = None
-
-# Transform state lives in context variables, never in module globals or tensor slots, so two
-# threads (or two asyncio tasks) tracing at once never see each other's transforms; the
-# scopes of tf8.lax.scopes set them.
-# _transform_depth: how many transforms (jit, grad, ...) enclose the current code.
-# _linear: the keys of tangent/cotangent values while a linear transform emits ops (ops on
-#   them are tagged Linearized), or None outside one.
-# _differentiated: value key -> the argument it depends on, for values depending on an
-#   argument being differentiated (they refuse float(), np.asarray, ...).
-# _symbolic: True while jit traces: ops are only recorded, never computed.
-# _values: the values of recorded ops computed while a transform ran, by key (transforms
-#   read them back instead of evaluating again).
-_transform_depth: contextvars.ContextVar[int] = contextvars.ContextVar("tf8_depth", default=0)
-_linear: contextvars.ContextVar[set | None] = contextvars.ContextVar("tf8_linear", default=None)
-_differentiated: contextvars.ContextVar[dict | None] = contextvars.ContextVar(
-    "tf8_differentiated", default=None
-)
-_symbolic: contextvars.ContextVar[bool] = contextvars.ContextVar("tf8_symbolic", default=False)
-_values: contextvars.ContextVar[dict | None] = contextvars.ContextVar("tf8_values", default=None)
-# _tapes: the tapes of the transforms running op by op (tf8.ad.tape), outermost first; they
-#   nest as JAX's trace levels do. A value a tape differentiates carries, in `_node`, one
-#   node (tape, argument description, tangent or None) per tape that follows it.
-_tapes: contextvars.ContextVar[tuple] = contextvars.ContextVar("tf8_tapes", default=())
-# _tracked: while a control-flow body (or a transform's trace) is traced under tapes, which
-#   it hides, the values those tapes follow that it reads, by key (registered when their key is
-#   read), and the keys of values recorded from them (None): the body captures the former as
-#   operands, so the tapes see the op depend on them, and never hoists the latter
-#   (tf8.lax.control.closure).
-_tracked: contextvars.ContextVar[dict | None] = contextvars.ContextVar("tf8_tracked", default=None)
 
 
 class NeedGraph(BaseException):  # noqa: N818 - a signal, not an error users see
@@ -85,17 +56,18 @@ class NeedGraph(BaseException):  # noqa: N818 - a signal, not an error users see
 
 def _refuse_tape(what: str, op: Any = None) -> None:
     """Under tapes, give up (`what`, with `op` named when given): see NeedGraph."""
-    tapes = _tapes.get()
-    if tapes:
+    frame = _frame()
+    if frame is not None and frame.tapes:
         why = what if op is None else f"{what} {op}"
-        for tape in tapes:
+        for tape in frame.tapes:
             tape.failed = why
         raise NeedGraph(why)
 
 
 def only_tapes() -> bool:
     """True when every enclosing transform is a tape (none at top level) and none records."""
-    return _transform_depth.get() == len(_tapes.get()) and not _symbolic.get()
+    frame = _frame()
+    return frame is None or frame.only_tapes
 
 
 def set_evaluator(fn: Evaluator) -> None:
@@ -105,21 +77,20 @@ def set_evaluator(fn: Evaluator) -> None:
 
 
 def in_transform() -> bool:
-    return _transform_depth.get() > 0
+    frame = _frame()
+    return frame is not None and frame.depth > 0
 
 
 def differentiated_argument(t: TracedTensor) -> str | None:
     """What `t` depends on that an enclosing transform differentiates (None if nothing)."""
-    nodes = t._node
-    if nodes is not None:
-        active = _tapes.get()
-        for node in nodes:
-            if node[0] in active:
-                return node[1]
-    diff = _differentiated.get()
-    if not diff or t._key is None:
+    frame = _frame()
+    if frame is None:
         return None
-    return diff.get(t._key)
+    for handle in frame.tapes:
+        node = handle.nodes.get(id(t))
+        if node is not None:
+            return node[1]
+    return None if t._key is None else frame.differentiated(t._key)
 
 
 def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
@@ -153,7 +124,6 @@ class TracedTensor:
         "_unbound",
         "_weak",
         "_value",
-        "_node",
         "__weakref__",
     )
     __array_priority__ = 1000
@@ -171,7 +141,6 @@ class TracedTensor:
         self._unbound = unbound
         self._weak = False  # weakly typed (a Python scalar's stand-in): promotion defers
         self._value: np.ndarray | None = None
-        self._node: tuple | None = None  # the nodes of the tapes following it (see _tapes)
 
     @property
     def key(self) -> ValueKey:
@@ -184,10 +153,6 @@ class TracedTensor:
                     key = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
                     self._bindings_ = {key: self._value}
                     self._key = key
-        if self._node is not None:  # a value tapes follow, read where they are hidden
-            tracked = _tracked.get()
-            if tracked is not None:
-                tracked[key] = self
         return key
 
     @property
@@ -243,8 +208,9 @@ class TracedTensor:
         """Remember the value (made read-only when it leaves tf8, see `__array__`); outside
         transforms, later work reads it as a bound leaf."""
         self._value = value
-        if in_transform() or _symbolic.get():  # a recorded graph keeps its structure
-            return
+        frame = _frame()
+        if frame is not None and (frame.depth or frame.symbolic):
+            return  # a recorded graph keeps its structure
         if not (self._key is not None and self._key.is_input):
             self._key = None  # a leaf from now on, made when a graph needs its key
             self._bindings_ = None
@@ -300,9 +266,10 @@ class TracedTensor:
 
     def __float__(self) -> float:
         value = self._value
-        if value is not None and self._node is None and value.ndim == 0:
-            if self._key is None or not _differentiated.get():  # an eager value: at once
-                return float(value)
+        if value is not None and value.ndim == 0:
+            frame = _frame()
+            if frame is None or not (frame.tapes or (frame.levels and self._key is not None)):
+                return float(value)  # an eager value: at once
         self._refuse_if_differentiated("float()")
         return float(self._scalar("float"))
 

@@ -53,12 +53,9 @@ def test_every_row_derives_its_rules_on_avals_and_matches_the_graph_path(pair, b
     tangents = tuple(np.full_like(x, 0.5) for x in call.args)
     taped = (pull(ct), tf8.jvp(call, tuple(call.args), tangents))
     assert dict(FALLBACKS) == before, f"{name}: a rule fell back: {dict(UNDERIVED)}"
-    tape_module.ENABLED = False  # the graph path: the rules applied to the whole program
-    try:
+    with tape_module.graph_path_only():  # the graph path: the rules applied to the program
         _, graph_pull = tf8.vjp(call, *call.args)
         graph = (graph_pull(ct), tf8.jvp(call, tuple(call.args), tangents))
-    finally:
-        tape_module.ENABLED = True
     for a, b in zip(_leaves(taped), _leaves(graph)):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=name)
 

@@ -83,11 +83,8 @@ def test_the_function_runs_once_and_matches_the_graph_path(name, mode):
         return
     got = MODES[mode](f)
     assert len(calls) == 1, f"{mode} of a function using {name} ran it {len(calls)} times"
-    tape_module.ENABLED = False  # the graph path traces the whole function
-    try:
+    with tape_module.graph_path_only():  # the graph path traces the whole function
         expected = MODES[mode](f)
-    finally:
-        tape_module.ENABLED = True
     for a, b in zip(tf8.tree.tree_leaves(got), tf8.tree.tree_leaves(expected)):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-10, atol=1e-12)
 

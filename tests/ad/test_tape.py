@@ -70,7 +70,8 @@ def build(steps):
 @pytest.fixture
 def graph_only(monkeypatch):
     """Switch the tape off: transforms run on the graph path."""
-    monkeypatch.setattr(tape_module, "ENABLED", False)
+    with tape_module.graph_path_only():
+        yield
 
 
 def _forbid_the_graph_path(monkeypatch):
@@ -85,12 +86,8 @@ def _forbid_the_graph_path(monkeypatch):
 
 
 def _graph(fn, *args):
-    saved = tape_module.ENABLED
-    tape_module.ENABLED = False
-    try:
+    with tape_module.graph_path_only():
         return fn(*args)
-    finally:
-        tape_module.ENABLED = saved
 
 
 @given(steps=programs, seed=st.integers(0, 2**16), f32=st.booleans())

@@ -10,7 +10,6 @@ result stays a traced graph another transform can differentiate again.
 
 from __future__ import annotations
 
-import contextvars
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -23,8 +22,9 @@ from tf8.graph import PRIMARY, ValueKey, materialize_merge
 from tf8.lax.builders import zeros
 from tf8.numpy import asarray
 from tf8.ops import dtypes as dt
+from tf8.ops.frames import current, frame_var
 from tf8.ops.leaves import LeafKey
-from tf8.traced import TracedTensor, _transform_depth, evaluate_all, in_transform
+from tf8.traced import TracedTensor, evaluate_all, in_transform
 
 from .walk import substitute
 
@@ -41,21 +41,21 @@ class LeafAliases:
     __slots__ = ("depth", "placeholders", "targets", "_token")
 
     def __init__(self, placeholders: Sequence[TracedTensor]) -> None:
-        self.depth = _transform_depth.get()
+        self.depth = current().depth
         self.placeholders = frozenset(t.key for t in placeholders)
         self.targets: dict[ValueKey, ValueKey] = {}
 
     def __enter__(self) -> LeafAliases:
-        self._token = _aliases.set(self)
+        self._token = frame_var.set(current().child(aliases=self))
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        _aliases.reset(self._token)
+        frame_var.reset(self._token)
 
     def take(self, arguments: Arguments) -> bool:
         """Alias `arguments`' fresh leaves to their originals when the transform runs directly
         in jit's trace (no other transform between) on jit's placeholders themselves."""
-        if _transform_depth.get() != self.depth:
+        if current().depth != self.depth:
             return False
         placeholders = self.placeholders
         if not all(o._key in placeholders for o in arguments.originals):
@@ -63,11 +63,6 @@ class LeafAliases:
         for leaf, original in zip(arguments.leaves, arguments.originals):
             self.targets[leaf.key] = original.key
         return True
-
-
-_aliases: contextvars.ContextVar[LeafAliases | None] = contextvars.ContextVar(
-    "tf8_leaf_aliases", default=None
-)
 
 
 def check_callable(fun: Any, what: str) -> None:
@@ -102,6 +97,7 @@ class Arguments:
     def __init__(self, originals: Sequence[Any]) -> None:
         self.originals = [as_traced(v) for v in originals]
         self.leaves = [fresh_leaf(o, "argument", bind=True) for o in self.originals]
+        _follow_as_originals(self.originals, self.leaves)
 
     def keep_values_for(self, results: Sequence[TracedTensor | None]) -> None:
         """Keep only the computed values the linear graphs behind `results` read — their
@@ -127,10 +123,34 @@ class Arguments:
         if not in_transform() and concrete:
             values = evaluate_all(filled)
             return [v[()] if v.ndim == 0 else v for v in values]
-        aliases = _aliases.get()
+        aliases = current().aliases
         if aliases is not None and aliases.take(self):
             return filled
         return substitute(filled, self.mapping(), same_values=True)
+
+
+def _follow_as_originals(originals: Sequence[TracedTensor], leaves: Sequence[TracedTensor]) -> None:
+    """Each leaf stands for its original: where an enclosing transform follows the original
+    (a level that differentiates it, a tape a body hides), it follows the leaf too, so the
+    nested transform's later work on the leaf (its jvp, its transpose) is recorded, not
+    computed as a constant, and the enclosing transform differentiates through it."""
+    frame = current()
+    levels, tracked = frame.levels, frame.tracked
+    if not levels and tracked is None:
+        return
+    for original, leaf in zip(originals, leaves):
+        key = original._key
+        if key is not None:
+            for level in levels:
+                argument = level.get(key)
+                if argument is not None:
+                    level[leaf.key] = argument
+        if tracked is not None:
+            if frame.hidden_follows(original):
+                tracked[original.key] = original
+                tracked[leaf.key] = None
+            elif key is not None and key in tracked:
+                tracked[leaf.key] = None
 
 
 def check_differentiable(

@@ -27,21 +27,14 @@ import numpy as np
 
 from tf8.graph import ValueKey, materialize_merge
 from tf8.lax.builders import convert
-from tf8.lax.core import apply, concrete
+from tf8.lax.core import TransformFrame, apply, concrete
 from tf8.lax.scopes import linear_scope
 from tf8.ops.avals import value_aval
 from tf8.ops.definition import DERIVED, definition
+from tf8.ops.frames import current, frame_var
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
-from tf8.traced import (
-    TracedTensor,
-    _differentiated,
-    _linear,
-    _symbolic,
-    _tapes,
-    _transform_depth,
-    _values,
-)
+from tf8.traced import TracedTensor
 
 from .linearize import JVP, transpose_graph
 
@@ -187,19 +180,16 @@ def _fresh_context() -> Iterator[None]:
     differentiated or linear values, no value table; every op is recorded, a rule's
     constants too (`1.0` and its broadcast, as jit records them): `jit(grad)`'s one walk then
     emits the ops the two walks would, and the lowering folds them into globals."""
-    tokens = [
-        (_tapes, _tapes.set(())),
-        (_transform_depth, _transform_depth.set(_transform_depth.get() + 1)),
-        (_differentiated, _differentiated.set(None)),
-        (_linear, _linear.set(None)),
-        (_symbolic, _symbolic.set(True)),
-        (_values, _values.set(None)),
-    ]
+    outer = current()
+    frame = TransformFrame()
+    frame.depth = outer.depth + 1
+    frame.body_depth = outer.body_depth  # (bodies traced in a rule are named below it)
+    frame.symbolic = True
+    token = frame_var.set(frame)
     try:
         yield
     finally:
-        for var, token in reversed(tokens):
-            var.reset(token)
+        frame_var.reset(token)
 
 
 def _operands(in_avals: Sequence[Aval], out_avals: Sequence[Aval]) -> tuple[list, list]:

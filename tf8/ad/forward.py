@@ -5,23 +5,26 @@ of each op on a differentiated value), but nothing is kept for later: as each op
 JVP rule — the one the graph path uses — computes the output tangents from the inputs'
 tangents, at once, on concrete values: outermost, as the numpy function derived from the rule
 for these avals (tf8.ad.derive); inside enclosing tapes, as the rule's own tf8 ops, which they
-see. A value's `_node` is (tape, argument, tangent). As
-with the reverse tape, what cannot run this way hands the transform to the graph path.
+see. The tape follows each value with its node (value, argument, tangent), held weakly: a
+value nothing else holds is freed with its tangent, as the run goes. As with the reverse tape,
+what cannot run this way hands the transform to the graph path.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from tf8.lax.builders import convert
-from tf8.lax.values import node_of, tag
+from tf8.lax.core import TapeFrame, TransformFrame
 from tf8.ops.definition import DERIVED, definition
 from tf8.ops.fpstate import QUIET_RUN as _quiet_run
 from tf8.ops.fpstate import quietly
-from tf8.traced import TracedTensor, _tapes
+from tf8.ops.frames import current, frame_var
+from tf8.traced import TracedTensor
 
 from .derive import JVP_KEY, tangent_rule
 from .linearize import JVP
@@ -32,10 +35,21 @@ __all__ = ["ForwardTape"]
 class ForwardTape:
     """Computes each op's output tangents as the op runs."""
 
-    __slots__ = ("failed",)
+    __slots__ = ("failed", "nodes")
 
     def __init__(self) -> None:
         self.failed: str | None = None
+        self.nodes: dict[int, tuple] = {}
+
+    def follow(self, t: TracedTensor, where: str, tangent: Any = None) -> None:
+        """Follow `t` with `tangent`, until `t` is freed."""
+        key = id(t)
+        nodes = self.nodes
+        nodes[key] = (
+            weakref.ref(t, lambda _, pop=nodes.pop, key=key: pop(key, None)),
+            where,
+            tangent,
+        )
 
     def record(
         self,
@@ -50,19 +64,16 @@ class ForwardTape:
         tangents = []
         values = []  # the inputs' values, then the tangents' (what a derived rule reads)
         carried = []
-        for t in inputs:  # each input's tangent (`node_of`, inlined: the hot path)
-            tangent = None
-            nodes = t._node
-            if nodes is not None:
-                for n in nodes:
-                    if n[0] is self:
-                        tangent = n[2]
-                        break
+        nodes = self.nodes
+        for t in inputs:  # each input's tangent: the hot path
+            n = nodes.get(id(t))
+            tangent = None if n is None else n[2]
             tangents.append(tangent)
             values.append(t._value)
             if tangent is not None:
                 carried.append(tangent._value)
-        tapes = _tapes.get()
+        frame = current()
+        tapes = frame.tapes
         if tapes[0] is self:  # outermost: the rule derived for these avals, in numpy
             active = tuple([t is not None for t in tangents])
             if len(inputs) == 1:  # `tangent_rule`'s cache, read inline: the hot path
@@ -83,10 +94,11 @@ class ForwardTape:
                     found = quietly(derived.run, *values)
                 for out, total in zip(outputs, found):
                     if total is not None:
-                        _tag_tangent(out, node, total)
+                        self.follow(out, node[1], _tangent(out, total))
                 return
         # the rule's own ops are seen by the enclosing tapes only (JAX's trace levels)
-        token = _tapes.set(tapes[: tapes.index(self)])
+        below = tapes[: tapes.index(self)]
+        token = frame_var.set(frame.child(TapeFrame if below else TransformFrame, tapes=below))
         try:
             out_tangents = JVP(op)(op, list(inputs), list(outputs), tangents)
             converted = []
@@ -95,25 +107,22 @@ class ForwardTape:
                     t = convert(t, out.dtype)
                 converted.append(t)
         finally:
-            _tapes.reset(token)
+            frame_var.reset(token)
         for out, t in zip(outputs, converted):
             if t is not None and out.aval.dtype.kind in "fc":
-                tag(out, (self, node[1], t))
+                self.follow(out, node[1], t)
 
     def tangent(self, t: TracedTensor) -> TracedTensor | None:
         """The tangent this run carries for `t` (None: zero)."""
-        node = node_of(t, self)
+        node = self.nodes.get(id(t))
         return None if node is None else node[2]
 
 
-def _tag_tangent(out: TracedTensor, node: tuple, total: Any) -> None:
-    """Let `node`'s tape follow `out` with the numpy tangent `total` (`leaf` and `tag`,
-    inlined)."""
+def _tangent(out: TracedTensor, total: Any) -> TracedTensor:
+    """The numpy tangent `total` of `out` as a concrete value (`leaf`, inlined)."""
     aval = out.aval
     if type(total) is not np.ndarray or total.dtype != aval.dtype:
         total = np.asarray(total, aval.dtype)
     tangent = TracedTensor(None, aval, None)
     tangent._value = total
-    previous = out._node
-    n = (node[0], node[1], tangent)
-    out._node = (n,) if previous is None else (*previous, n)
+    return tangent

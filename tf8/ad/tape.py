@@ -23,32 +23,34 @@ path, which handles everything (Python side effects before that point happen twi
 
 from __future__ import annotations
 
+import contextlib
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from tf8 import tree
 from tf8.lax.builders import convert, zeros
-from tf8.lax.core import apply, concrete
-from tf8.lax.values import node_of, tag
+from tf8.lax.core import TapeFrame, TransformFrame, apply, concrete
+from tf8.lax.values import tag
 from tf8.ops.definition import DERIVED, definition
 from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
+from tf8.ops.frames import current, frame_var
 from tf8.ops.primitive import make_primitive
-from tf8.traced import NeedGraph, TracedTensor, _tapes, _transform_depth, only_tapes
+from tf8.traced import NeedGraph, TracedTensor
 
 from .arguments import as_traced
 from .derive import VJP
 from .tape_rules import vjp as op_vjp
 
-__all__ = ["NeedGraph", "Tape", "TapeHandle", "run_on_tape", "tape_leaves"]
+__all__ = ["NeedGraph", "Tape", "TapeHandle", "graph_path_only", "run_on_tape", "tape_leaves"]
 
 
 class Tape:
     """The ops of one run that depend on the differentiated arguments, in order.
 
-    Values name the tape by its `handle` (in their nodes, and in `_tapes` while it records).
+    Frames name the tape by its `handle`, which follows the tape's values.
     The handle reaches the tape through a weak reference: the tape holds its values, they do
     not hold it, so a finished tape is freed by reference counting. (A cycle — tape, entry,
     value, node, tape — would leave every tape to the garbage collector, whose collections
@@ -76,7 +78,7 @@ class Tape:
         `outputs`: numpy arrays, or — `traced` (inside another transform, or on traced
         cotangents), or under enclosing tapes, which must see the backward pass too —
         TracedTensors computed by tf8 ops."""
-        nested = traced or bool(_tapes.get())
+        nested = traced or bool(current().tapes)
         table: dict[int, Any] = {}
         for out, ct in zip(outputs, cotangents):
             if self._owns(out):
@@ -89,7 +91,7 @@ class Tape:
         return [table.get(id(leaf)) for leaf in leaves]
 
     def _walk_back(self, table: dict[int, Any], nested: bool) -> None:
-        handle = self.handle
+        nodes = self.handle.nodes
         derived_get = DERIVED.get
         for op, inputs, outs in reversed(self.entries):
             if len(outs) == 1:
@@ -101,16 +103,7 @@ class Tape:
                 cts = [table.pop(id(o), None) for o in outs]
                 if all(c is None for c in cts):
                     continue
-            needs = []
-            for t in inputs:  # `_owns`, inlined: the hot path
-                owned = False
-                nodes = t._node
-                if nodes is not None:
-                    for n in nodes:
-                        if n[0] is handle:
-                            owned = True
-                            break
-                needs.append(owned)
+            needs = [id(t) in nodes for t in inputs]
             needs_t = tuple(needs)
             found = None
             if not nested and len(outs) == 1 and len(inputs) <= 2:
@@ -139,18 +132,24 @@ class Tape:
                     table[id(t)] = c if previous is None else previous + c
 
     def _owns(self, t: TracedTensor) -> bool:
-        return t._node is not None and node_of(t, self.handle) is not None
+        return id(t) in self.handle.nodes
 
 
 class TapeHandle:
-    """A reverse tape as values and `_tapes` know it: it writes ops down on the tape (held
-    weakly: see `Tape`) and carries `failed`, what made the tape give up."""
+    """A reverse tape as frames know it: it follows values (`nodes`: id -> (value, what it
+    depends on, None), see tf8.lax.values), writes ops down on the tape (held weakly: see
+    `Tape`) and carries `failed`, what made the tape give up."""
 
-    __slots__ = ("_tape", "failed")
+    __slots__ = ("_tape", "failed", "nodes")
 
     def __init__(self, tape: weakref.ref) -> None:
         self._tape = tape
         self.failed: str | None = None
+        self.nodes: dict[int, tuple] = {}
+
+    def follow(self, t: TracedTensor, where: str, tangent: Any = None) -> None:
+        """Follow `t` (held while the tape lives, so no other value takes its id)."""
+        self.nodes[id(t)] = (t, where, tangent)
 
     def record(
         self, op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], node: tuple
@@ -159,9 +158,10 @@ class TapeHandle:
         d = definition(op)
         if d.stops_derivative:
             return
+        nodes = self.nodes
         for out in outputs:
             if out.aval.dtype.kind in "fc":
-                tag(out, node)
+                nodes[id(out)] = (out, node[1], None)
         tape = self._tape()
         if tape is not None:  # (it is: a tape records only while its run holds it)
             tape.entries.append((op, tuple(inputs), outputs))
@@ -179,7 +179,17 @@ def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -
     table[k] = ct if previous is None else previous + ct
 
 
-ENABLED = True  # tests switch the tape off to compare it with the graph path
+@contextlib.contextmanager
+def graph_path_only() -> Iterator[None]:
+    """Inside the block, grad, vjp and jvp take the graph path instead of the tape (to check
+    one against the other)."""
+    frame = current()
+    kind = TapeFrame if frame.tapes else TransformFrame
+    token = frame_var.set(frame.child(kind, taping=False))
+    try:
+        yield
+    finally:
+        frame_var.reset(token)
 
 
 def tape_leaves(
@@ -189,7 +199,8 @@ def tape_leaves(
     level or inside tapes only (not recording), every differentiated argument concrete, and
     not holomorphic — else None. `run_on_tape` takes them as `flat`: arguments are flattened
     once."""
-    if not ENABLED or holomorphic or not only_tapes():
+    frame = current()
+    if holomorphic or not frame.only_tapes or not frame.taping:
         return None
     flat = []
     for i in argnums:
@@ -219,8 +230,9 @@ def run_on_tape(
     each argnums argument's (treedef, leaves) when the caller has them (`tape_leaves`)."""
     argnums = [i % len(args) for i in argnums]
     tape = Tape() if tape is None else tape
-    handle = tape.handle if type(tape) is Tape else tape  # what values and `_tapes` hold
-    outer = _tapes.get()
+    handle = tape.handle if type(tape) is Tape else tape  # what the frame holds
+    frame = current()
+    outer = frame.tapes
     name = getattr(fun, "__name__", "f")
     leaves: list[TracedTensor] = []
     defs = []
@@ -234,7 +246,7 @@ def run_on_tape(
         taped = []
         for j, value in enumerate(values):
             original = as_traced(value)
-            if original._node is not None and outer:
+            if outer and frame.follows(original):
                 # a value enclosing tapes follow: the leaf is a copy they see it make
                 leaf = apply(_same(original), [original])[0]
             else:
@@ -243,18 +255,16 @@ def run_on_tape(
             if part:
                 where += f" (leaf {j} of its pytree)"
             tangent = None if tangents is None else tangents[len(leaves) + j]
-            tag(leaf, (handle, where, tangent))
+            tag(leaf, handle, where, tangent)
             taped.append(leaf)
         leaves.extend(taped)
         defs.append((treedef, len(taped)))
         call_args[i] = tree.tree_unflatten(treedef, taped)
-    depth = _transform_depth.set(_transform_depth.get() + 1)
-    token = _tapes.set((*outer, handle))
+    token = frame_var.set(frame.child(TapeFrame, depth=frame.depth + 1, tapes=(*outer, handle)))
     try:
         out = fun(*call_args, **kwargs)
     finally:
-        _tapes.reset(token)
-        _transform_depth.reset(depth)
+        frame_var.reset(token)
     if handle.failed is not None:  # user code caught the signal: the run is not trustworthy
         raise NeedGraph(handle.failed)
     return tape, leaves, out, defs
@@ -269,7 +279,7 @@ def results(values: Sequence[Any], like: Sequence[TracedTensor]) -> list[Any]:
     """What a tape transform returns for `values` (TracedTensors, numpy arrays, or None for
     zeros shaped like `like`): at top level, read-only numpy; inside enclosing tapes, the
     TracedTensors themselves, which those tapes follow."""
-    if _tapes.get():
+    if current().tapes:
         return [zeros(t.aval) if v is None else as_traced(v) for v, t in zip(values, like)]
     arrays = []
     for v, t in zip(values, like):

@@ -19,7 +19,8 @@ from tf8.errors import DifferentiationError, TreeStructureError
 from tf8.lax.builders import zeros
 from tf8.lax.control.one_op import as_program_op, under_tapes
 from tf8.ops import dtypes as dt
-from tf8.traced import NeedGraph, TracedTensor, _tapes, only_tapes
+from tf8.ops.frames import current
+from tf8.traced import NeedGraph, TracedTensor, only_tapes
 
 from .arguments import as_traced, check_callable, check_differentiable, fresh_leaf, zeros_for
 from .forward import ForwardTape
@@ -242,7 +243,7 @@ def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool, flat: list) -> tuple
             traced = [zeros(t.aval) if f is None else as_traced(f) for f, t in zip(found, leaves)]
             return tuple(unflatten_per_arg(defs, traced))
         # inside enclosing tapes the cotangents may depend on what they differentiate
-        nested = bool(_tapes.get())
+        nested = bool(current().tapes)
         found = tape.backward(outs, [c if nested else c._value for c in cts], leaves)
         return tuple(unflatten_per_arg(defs, results(found, leaves)))
 

@@ -22,7 +22,8 @@ from tf8.lax.core import merge_bindings, record
 from tf8.lax.values import known_value, remember_value
 from tf8.ops.avals import value_aval as aval_of
 from tf8.ops.definition import definition, infer
-from tf8.traced import TracedTensor, _tracked, _values
+from tf8.ops.frames import current
+from tf8.traced import TracedTensor
 
 Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 
@@ -39,7 +40,7 @@ class GraphWalk:
         values: Mapping[ValueKey, Any] | None = None,
     ) -> None:
         self.bindings = bindings = merge_bindings([*outputs, *extra])
-        self.values = (_values.get() or {}) if values is None else values
+        self.values = (current().values or {}) if values is None else values
         flat = materialize_merge(None, [t.key for t in outputs])
         self.operations: list[OperationKey] = flat.operations
         self.inputs: list[ValueKey] = flat.inputs
@@ -65,7 +66,7 @@ class GraphWalk:
         return t
 
     def _tensor(self, key: ValueKey) -> TracedTensor:
-        tracked = _tracked.get()
+        tracked = current().tracked
         if tracked:
             found = tracked.get(key)
             if found is not None:  # a value hidden tapes follow: the very tensor
@@ -229,7 +230,7 @@ def substitute(
     new: dict[ValueKey, ValueKey] = {k: v.key for k, v in mapping.items()}
     unbound = {v.key for v in mapping.values() if v._unbound}
     unbound.update(k for k in flat.inputs if k not in mapping and k not in bindings)
-    table = _values.get()
+    table = current().values
     carry = same_values and table is not None
     for op_key in flat.operations:
         ins = op_key.inputs

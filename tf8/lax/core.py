@@ -21,29 +21,23 @@ from tf8.errors import GraphError
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops.definition import PLANS, definition, infer, remember_plan
 from tf8.ops.fpstate import quietly
+from tf8.ops.frames import Frame, frame_var
 from tf8.ops.leaves import Bindings, merge_binding_dicts
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
-from tf8.traced import (
-    OpMeta,
-    TracedTensor,
-    _differentiated,
-    _linear,
-    _refuse_tape,
-    _symbolic,
-    _tapes,
-    _tracked,
-    _transform_depth,
-    _values,
-)
+from tf8.traced import OpMeta, TracedTensor, _refuse_tape
 
-from .values import node_of, remember_value
+from .values import remember_value
 
 __all__ = [
+    "TapeFrame",
+    "TransformFrame",
     "apply",
     "apply1",
     "concrete",
     "eager_now",
+    "eager_untaped",
+    "followed",
     "leaf",
     "merge_bindings",
     "record",
@@ -55,6 +49,7 @@ __all__ = [
 # builtin is the cheapest lookup eager dispatch can make per op.
 _plan_of = PLANS.get
 _get_with_outputs = OperationKey.get_with_outputs
+_frame = frame_var.get  # the transform state (tf8.ops.frames): None outside transforms
 
 
 # The Linearized role of each active mask, made once (roles are immutable values).
@@ -80,10 +75,16 @@ def record_outputs(
     op: Any, keys: tuple[ValueKey, ...], meta: OpMeta | Callable[[], OpMeta]
 ) -> tuple[OperationKey, tuple[ValueKey, ...]]:
     """`record`, and the key's output keys (a new key's are made with it: hold them)."""
-    if _tapes.get():
+    frame = _frame()
+    if frame is None:
+        op_key, outputs = _get_with_outputs(op, keys, PRIMARY)
+        if op_key.meta is None:
+            op_key.meta = meta if type(meta) is tuple else meta()
+        return op_key, outputs
+    if frame.tapes:
         _refuse_tape("recording", op)
     role = PRIMARY
-    linear = _linear.get()
+    linear = frame.linear
     if linear:
         mask = tuple([k in linear for k in keys])
         if True in mask:
@@ -95,21 +96,20 @@ def record_outputs(
         op_key.meta = meta if type(meta) is tuple else meta()
     if role is not PRIMARY:
         linear.update(outputs)  # type: ignore[union-attr]
-    tracked = _tracked.get()
-    if tracked is not None:  # a body traced under hidden tapes (see tf8.traced._tracked)
+    tracked = frame.tracked
+    if tracked is not None:  # a body traced under hidden tapes (see tf8.ops.frames)
         for k in keys:
             if k in tracked:  # depends on what they follow: recorded, never hoisted
                 for out in outputs:
                     tracked[out] = None
                 break
-    diff = _differentiated.get()
-    if diff:
+    for level in frame.levels:  # the outputs join each level an input is in
         for k in keys:
-            argument = diff.get(k)
+            argument = level.get(k)
             if argument is not None:
                 if not definition(op).stops_derivative:
                     for out in outputs:
-                        diff[out] = argument
+                        level[out] = argument
                 break
     return op_key, outputs
 
@@ -117,42 +117,102 @@ def record_outputs(
 def apply(
     op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None = None
 ) -> list[TracedTensor]:
-    """Apply `op` to `inputs` (validated first); return its outputs.
+    """Apply `op` to `inputs` (validated first); return its outputs. Outside transforms an
+    op on concrete values runs at once; inside, the current frame decides (`Frame.process`).
 
     `meta` passes on the avals and guards an equal-aval twin already recorded."""
+    frame = _frame()
+    if frame is not None:
+        return frame.process(op, inputs, meta)
     values = [t._value for t in inputs]
-    concrete = True
     for v in values:
         if v is None:
-            concrete = False
-            break
-    if concrete and not _symbolic.get():
-        if not _transform_depth.get():
-            plan = _planned(op, inputs)
-            if plan:
-                return _compute(op, inputs, values, plan)
-        elif tapes := _tapes.get():
-            plan = _planned(op, inputs)
-            if not plan:
-                _refuse_tape("no plan to run op by op for", op)
-            outputs = _compute(op, inputs, values, plan)
-            for t in inputs:
-                if t._node is not None:
-                    write_down(tapes, op, inputs, outputs)
-                    break
-            return outputs
-        elif _constant(inputs):
-            plan = _planned(op, inputs)
-            if plan:
-                return _compute(op, inputs, values, plan)
-    return _record(op, inputs, meta, concrete and not _symbolic.get())
+            return _record(op, inputs, meta, False)
+    plan = _planned(op, inputs)
+    if plan:
+        return _compute(op, inputs, values, plan)
+    return _record(op, inputs, meta, True)
+
+
+class TransformFrame(Frame):
+    """Inside a transform that records (jit, grad's graph path, vmap, a body): an op that
+    depends on nothing the transforms act on is computed at once (a constant to them); the
+    rest is recorded, and computed too where its inputs are concrete and nothing is symbolic,
+    so Python control flow and later transforms read values."""
+
+    __slots__ = ()
+
+    def process(
+        self, op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None
+    ) -> list[TracedTensor]:
+        values = [t._value for t in inputs]
+        concrete = True
+        for v in values:
+            if v is None:
+                concrete = False
+                break
+        if self.hidden:
+            _track(self, inputs)
+        if concrete and not self.symbolic:
+            if not self.depth or _constant(self, inputs):
+                plan = _planned(op, inputs)
+                if plan:
+                    return _compute(op, inputs, values, plan)
+            return _record(op, inputs, meta, True)
+        return _record(op, inputs, meta, False)
+
+
+class TapeFrame(TransformFrame):
+    """Inside op-by-op tapes (tf8.ad.tape, tf8.ad.forward): ops on concrete values run at
+    once, and each tape following an input writes the op down; what cannot run op by op
+    makes the tapes give up (NeedGraph)."""
+
+    __slots__ = ()
+
+    def process(
+        self, op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None
+    ) -> list[TracedTensor]:
+        tapes = self.tapes
+        if not tapes or self.symbolic:
+            return TransformFrame.process(self, op, inputs, meta)
+        values = [t._value for t in inputs]
+        for v in values:
+            if v is None:
+                return _record(op, inputs, meta, False)  # (refuses: tapes never record)
+        plan = _planned(op, inputs)
+        if not plan:
+            _refuse_tape("no plan to run op by op for", op)
+        outputs = _compute(op, inputs, values, plan)
+        if followed(tapes, inputs):
+            write_down(tapes, op, inputs, outputs)
+        return outputs
+
+
+def _track(frame: Frame, inputs: Sequence[TracedTensor]) -> None:
+    """In a body traced under hidden tapes: note the inputs they follow, by key (see
+    tf8.ops.frames): the body captures them, so the tapes see it depend on them."""
+    tracked = frame.tracked
+    for t in inputs:
+        if frame.hidden_follows(t):
+            tracked[t.key] = t  # type: ignore[index]
+
+
+def followed(tapes: tuple, inputs: Sequence[TracedTensor]) -> bool:
+    """Whether one of `tapes` follows one of `inputs`."""
+    for tape in tapes:
+        nodes = tape.nodes
+        for t in inputs:
+            if id(t) in nodes:
+                return True
+    return False
 
 
 def write_down(tapes: tuple, op: Any, inputs: Sequence[TracedTensor], outputs: list) -> None:
     """Each tape following one of `inputs` writes the op down (with that input's node)."""
     for tape in tapes:
+        nodes = tape.nodes
         for t in inputs:
-            node = node_of(t, tape)
+            node = nodes.get(id(t))
             if node is not None:
                 tape.record(op, inputs, outputs, node)
                 break
@@ -169,29 +229,38 @@ def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
     return plan
 
 
-def _constant(inputs: Sequence[TracedTensor]) -> bool:
+def _constant(frame: Frame, inputs: Sequence[TracedTensor]) -> bool:
     """Inside a transform: True when no input depends on what the transforms act on (an
-    argument being differentiated, a tangent or cotangent): the op is a constant to them, so
-    it is computed and not recorded."""
-    diff = _differentiated.get()
-    linear = _linear.get()
-    tracked = _tracked.get()
+    argument being differentiated, a tangent or cotangent, a value hidden tapes follow): the
+    op is a constant to them, so it is computed and not recorded."""
+    levels = frame.levels
+    linear = frame.linear
+    tracked = frame.tracked
     for t in inputs:
-        if t._node is not None:
-            return False  # a value hidden tapes follow (a body traced under tapes)
         key = t._key
         if key is None:
-            continue  # a value computed op by op: a constant leaf
+            continue  # a value computed op by op: a constant leaf (or one `_track` keyed)
         if tracked and key in tracked:
-            return False  # depends on one
-        if (diff and key in diff) or (linear and key in linear):
+            return False  # a value hidden tapes follow, or depends on one
+        for level in levels:
+            if key in level:
+                return False
+        if linear and key in linear:
             return False
     return True
 
 
 def eager_now() -> bool:
-    """True when ops on concrete values run at once (outside every transform, not recording)."""
-    return (_transform_depth.get() == 0 or bool(_tapes.get())) and not _symbolic.get()
+    """True when ops on concrete values run at once (outside every transform, or on tapes
+    only, not recording)."""
+    frame = _frame()
+    return frame is None or frame.eager
+
+
+def eager_untaped(t: TracedTensor) -> bool:
+    """`eager_now()`, and no tape follows `t` (an op on it needs no writing down)."""
+    frame = _frame()
+    return frame is None or (frame.eager and not followed(frame.tapes, (t,)))
 
 
 def concrete(value: np.ndarray, aval: Aval) -> TracedTensor:
@@ -283,7 +352,8 @@ def _record(
         if plan is None:
             plan = _plan(op, inputs)
         if plan:  # runnable op by op: no symbolic size, no guard, a kernel
-            table = _values.get()
+            frame = _frame()
+            table = None if frame is None else frame.values
             result = quietly(plan[0], op, *[t._value for t in inputs])
             for out, value in zip(outputs, result if len(avals) > 1 else (result,)):
                 out._value = value = _array(value)

@@ -38,10 +38,11 @@ import numpy as np
 from tf8.ops import dtypes as dt
 from tf8.ops.definition import PLANS
 from tf8.ops.fpstate import QUIET_RUN, quiet_numpy, quietly
+from tf8.ops.frames import frame_var
 from tf8.ops.primitive import Aval, aval_of, make_primitive
-from tf8.traced import TracedTensor, _symbolic, _tapes, _transform_depth
+from tf8.traced import TracedTensor
 
-from .core import apply, leaf, write_down
+from .core import apply, followed, leaf, write_down
 
 __all__ = [
     "FAST_DTYPES",
@@ -57,7 +58,7 @@ __all__ = [
 
 _plan_of = PLANS.get  # bound once: the table is emptied and refilled in place, never replaced
 _quiet_run = QUIET_RUN
-_depth, _symbolic_now, _tapes_now = _transform_depth.get, _symbolic.get, _tapes.get
+_frame = frame_var.get  # the transform state (tf8.ops.frames): None outside transforms
 _ndarray = np.ndarray
 
 _places = itertools.count()  # each fast function's place in `Aval.fast_plans`
@@ -126,9 +127,9 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                     plan = _plan(aval, place, (op, aval, aval))
                 a, b = x._value, y._value
                 if plan and a is not None and b is not None and not (x._weak or y._weak):
-                    depth = _depth()
-                    tapes = _tapes_now() if depth else ()
-                    if (tapes or not depth) and not _symbolic_now():
+                    frame = _frame()
+                    tapes = () if frame is None else frame.tapes
+                    if frame is None or (tapes and not frame.symbolic):
                         direct = plan[2]
                         if direct is not None:
                             try:  # `quiet_numpy`, inlined
@@ -141,11 +142,10 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                             value = np.array(value)
                         out = TracedTensor(None, plan[1][0], None)
                         out._value = value
-                        if tapes and (x._node is not None or y._node is not None):
+                        if tapes and followed(tapes, (x, y)):
                             write_down(tapes, op, (x, y), [out])
                         return out
-        depth = _depth()
-        if depth:
+        if _frame() is not None:
             # on tapes: the constant or broadcast the general path makes, then the op
             if _weak_number(y) and type(x) is TracedTensor and taped_value(x):
                 return fn(x, _filled(x.aval, y))
@@ -155,7 +155,7 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                 out_aval = _broadcast_aval(shapes, x.aval, y.aval)
                 if out_aval is not None:
                     return fn(_broadcast(x, out_aval), _broadcast(y, out_aval))
-        elif ufunc is not None and not _symbolic_now():
+        elif ufunc is not None:
             # outside transforms: numpy's broadcasting and weak scalars give the same values
             ax, ay = _eager_operand(x), _eager_operand(y)
             if ax is not None and ay is not None and (ax is not _NUMBER or ay is not _NUMBER):
@@ -191,7 +191,8 @@ def _strong(x: TracedTensor) -> bool:
 
 def on_tapes() -> bool:
     """Tapes are active and nothing records: ops are computed and written down."""
-    return bool(_tapes_now()) and not _symbolic_now()
+    frame = _frame()
+    return frame is not None and bool(frame.tapes) and not frame.symbolic
 
 
 def taped_value(x: TracedTensor) -> bool:
@@ -244,7 +245,7 @@ def _filled(aval: Aval, scalar: float) -> TracedTensor:
 
 def eager_value(x: TracedTensor) -> bool:
     """`_strong`, outside every transform."""
-    return _strong(x) and not (_depth() or _symbolic_now())
+    return _strong(x) and _frame() is None
 
 
 def eager_array(x: Any) -> tuple[Aval, np.ndarray] | None:
@@ -252,7 +253,7 @@ def eager_array(x: Any) -> tuple[Aval, np.ndarray] | None:
     never kept), outside every transform; None for anything else."""
     if type(x) is TracedTensor:
         return (x.aval, x._value) if eager_value(x) else None
-    if type(x) is _ndarray and x.dtype in FAST_DTYPES and not (_depth() or _symbolic_now()):
+    if type(x) is _ndarray and x.dtype in FAST_DTYPES and _frame() is None:
         return aval_of(x.shape, x.dtype), x
     return None
 
@@ -289,11 +290,11 @@ def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:
                 aval = x.aval
                 plan = _cached(aval, place, (op, aval))  # (only FAST_DTYPES have one)
                 if plan:
-                    depth = _depth()
-                    tapes = _tapes_now() if depth else ()
-                    if (tapes or not depth) and not _symbolic_now():
+                    frame = _frame()
+                    tapes = () if frame is None else frame.tapes
+                    if frame is None or (tapes and not frame.symbolic):
                         out = run_plan(plan, op, a)
-                        if tapes and x._node is not None:
+                        if tapes and followed(tapes, (x,)):
                             write_down(tapes, op, (x,), [out])
                         return out
         elif type(x) is _ndarray and (found := eager_array(x)) is not None:

@@ -9,10 +9,11 @@ from typing import Any
 import numpy as np
 
 from tf8.ops.fpstate import quiet_numpy
+from tf8.ops.frames import frame_var
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.ops.primitives import primitive_definition
 from tf8.ops.primitives.contraction import plain_matmul
-from tf8.traced import TracedTensor, _transform_depth
+from tf8.traced import TracedTensor
 
 from .core import apply, leaf
 from .eager import (
@@ -28,7 +29,7 @@ from .eager import (
 __all__ = ["fast_matmul", "fast_reduction"]
 
 _AXES = (int, tuple)  # the axis types the fast path reads (others: the general path judges)
-_depth = _transform_depth.get
+_frame = frame_var.get  # None outside every transform
 _ndarray = np.ndarray
 
 
@@ -44,7 +45,7 @@ def fast_reduction(name: str, general: Callable[..., TracedTensor]) -> Callable:
 
     def fn(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> TracedTensor:
         if dtype is None and type(keepdims) is bool and (axis is None or type(axis) in _AXES):
-            if not _depth():
+            if _frame() is None:
                 found = eager_array(a)
                 if found is not None:
                     out = _reduce_now(done, ops, name, reduce, *found, axis, keepdims)
@@ -132,7 +133,7 @@ def fast_matmul(general: Callable[[Any, Any], TracedTensor]) -> Callable:
     shapes: dict[tuple, Aval | None] = {}  # the product's aval, by the operands' avals
 
     def fn(x: Any, y: Any) -> TracedTensor:
-        if _depth():
+        if _frame() is not None:
             out = _matmul_on_tapes(x, y)
             return general(x, y) if out is None else out
         tx, ty = type(x), type(y)

@@ -1,10 +1,10 @@
-"""The scopes a transform opens around the code it traces: `transform_scope` (jit, grad,
-vmap, ...), `recording` (ops recorded, never computed), `value_scope` (values computed while
-tracing, kept by key) and `linear_scope` (ops on tangents tagged Linearized).
+"""The frames a transform pushes around the code it traces (tf8.ops.frames):
+`transform_scope` (jit, grad, vmap, ...), `recording` (ops recorded, never computed),
+`value_scope` (values computed while tracing, kept by key) and `linear_scope` (ops on tangents
+tagged Linearized).
 
-Each sets tf8.traced's context variables for its extent and restores them after, so two
-threads (or asyncio tasks) tracing at once never see each other's transforms; TracedTensor
-and tf8.lax.core read those variables.
+Each pushes a frame for its extent and pops it after, so two threads (or asyncio tasks)
+tracing at once never see each other's transforms; TracedTensor and tf8.lax.core read it.
 """
 
 from __future__ import annotations
@@ -13,14 +13,10 @@ import contextlib
 from collections.abc import Iterable, Iterator, Mapping
 
 from tf8.graph import ValueKey
-from tf8.traced import (
-    _differentiated,
-    _linear,
-    _refuse_tape,
-    _symbolic,
-    _transform_depth,
-    _values,
-)
+from tf8.ops.frames import Frame, current, frame_var
+from tf8.traced import _refuse_tape
+
+from .core import TransformFrame
 
 __all__ = ["linear_scope", "recording", "transform_scope", "value_scope"]
 
@@ -34,26 +30,17 @@ def transform_scope(
     an enclosing transform's, refuse conversion to Python numbers and numpy arrays. Under a
     `symbolic` transform (jit's trace) ops are only recorded, never computed."""
     _refuse_tape("a nested transform")
-    depth = _transform_depth.set(_transform_depth.get() + 1)
-    outer = _differentiated.get()
-    if differentiated and outer is not None:
-        # Nested: the inner arguments join the enclosing map for good, so the inner
-        # transform's later work (its jvp, its transpose) is still recorded, not computed as
-        # constants, where the outer transform differentiates through it.
-        outer.update(differentiated)
-        diff = _differentiated.set(outer)
-    elif differentiated:
-        diff = _differentiated.set(dict(differentiated))
-    else:
-        diff = _differentiated.set(outer)
-    sym = _symbolic.set(True) if symbolic else None
+    outer = current()
+    changes: dict = {"depth": outer.depth + 1}
+    if differentiated:
+        changes["levels"] = (*outer.levels, dict(differentiated))
+    if symbolic:
+        changes["symbolic"] = True
+    token = frame_var.set(outer.child(TransformFrame, **changes))
     try:
         yield
     finally:
-        if sym is not None:
-            _symbolic.reset(sym)
-        _differentiated.reset(diff)
-        _transform_depth.reset(depth)
+        frame_var.reset(token)
 
 
 @contextlib.contextmanager
@@ -61,27 +48,27 @@ def recording() -> Iterator[None]:
     """Record ops on concrete values as a graph instead of computing them, as jit does with
     its trace: for building programs by hand (GraphCompiler().compile, .pretty())."""
     _refuse_tape("tf8.recording()")
-    token = _symbolic.set(True)
+    token = frame_var.set(current().child(TransformFrame, symbolic=True))
     try:
         yield
     finally:
-        _symbolic.reset(token)
+        frame_var.reset(token)
 
 
 @contextlib.contextmanager
 def value_scope() -> Iterator[dict]:
     """While open, values computed for recorded ops are kept by key (shared with an enclosing
     transform's), so a transform walking the graph reads them instead of evaluating again."""
-    table = _values.get()
-    if table is not None:
-        yield table
+    outer = current()
+    if outer.values is not None:
+        yield outer.values
         return
-    table = {}
-    token = _values.set(table)
+    table: dict = {}
+    token = frame_var.set(outer.child(_kind(outer), values=table))
     try:
         yield table
     finally:
-        _values.reset(token)
+        frame_var.reset(token)
 
 
 @contextlib.contextmanager
@@ -89,8 +76,15 @@ def linear_scope(linear_keys: Iterable[ValueKey]) -> Iterator[set]:
     """While open, ops on the `linear_keys` values (and on their results) are tagged
     Linearized; yields the growing key set, so the transform can add keys as it goes."""
     keys = set(linear_keys)
-    token = _linear.set(keys)
+    outer = current()
+    token = frame_var.set(outer.child(_kind(outer), linear=keys))
     try:
         yield keys
     finally:
-        _linear.reset(token)
+        frame_var.reset(token)
+
+
+def _kind(outer: Frame) -> type[Frame]:
+    """The class of a frame that changes only state: the outer frame's (a transform's
+    outside every transform)."""
+    return TransformFrame if type(outer) is Frame else type(outer)

@@ -1,5 +1,7 @@
 """What transforms keep beside the graph: the value tables of recorded ops, and the nodes
-by which tapes (tf8.ad.tape) follow the values they differentiate."""
+by which tapes (tf8.ad.tape) follow the values they differentiate (each tape's own table,
+`nodes`: id(value) -> (the value, or a weak reference to it; what it depends on; its tangent
+or None))."""
 
 from __future__ import annotations
 
@@ -16,17 +18,12 @@ __all__ = ["known_value", "node_of", "remember_value", "tag"]
 
 def node_of(t: TracedTensor, tape: Any) -> tuple | None:
     """`t`'s node for `tape`, or None when that tape does not follow `t`."""
-    nodes = t._node
-    if nodes is not None:
-        for node in nodes:
-            if node[0] is tape:
-                return node
-    return None
+    return tape.nodes.get(id(t))
 
 
-def tag(t: TracedTensor, node: tuple) -> None:
-    """Let the tape of `node` follow `t` (beside the tapes that already do)."""
-    t._node = (node,) if t._node is None else (*t._node, node)
+def tag(t: TracedTensor, tape: Any, where: str, tangent: Any = None) -> None:
+    """Let `tape` follow `t`, which depends on `where` (with `tangent`, in forward mode)."""
+    tape.follow(t, where, tangent)
 
 
 def remember_value(table: dict, key: ValueKey, value: np.ndarray) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, IndexingError, UnsupportedOperationError
-from tf8.lax.core import apply1, concrete, eager_now
+from tf8.lax.core import apply1, concrete, eager_untaped
 from tf8.ops import dtypes as dt
 from tf8.ops.gather import take_params
 from tf8.ops.primitive import aval_of
@@ -101,9 +101,8 @@ def getitem(x: Any, index: Any) -> TracedTensor:
     if (
         type(x) is TracedTensor
         and x._value is not None
-        and x._node is None
         and _numpy_basic(index, x.aval.shape)
-        and eager_now()
+        and eager_untaped(x)
     ):  # op by op, ints and slices index as numpy's (a view; read-only when it leaves tf8)
         value = np.asarray(x._value[index])
         out = concrete(value, aval_of(value.shape, value.dtype))

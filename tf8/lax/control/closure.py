@@ -11,19 +11,17 @@ computed once, outside the loop); literal constants stay inside.
 
 from __future__ import annotations
 
-import contextvars
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from tf8.graph import ValueKey, materialize_merge
-from tf8.lax.core import apply, merge_bindings
+from tf8.lax.core import TransformFrame, apply, merge_bindings
 from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops.extension.control import ClosedProgram
+from tf8.ops.frames import current, frame_var
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
-from tf8.traced import TracedTensor, _differentiated, _linear, _tapes, _tracked, _values
-
-_depth: contextvars.ContextVar[int] = contextvars.ContextVar("tf8_body_depth", default=0)
+from tf8.traced import TracedTensor
 
 
 def body_leaf(depth: int, name: str, aval: Aval, weak: bool = False) -> TracedTensor:
@@ -39,7 +37,7 @@ class Closure:
     branches of a cond share operands); `program(args, outs)` closes a traced body."""
 
     def __init__(self) -> None:
-        self.depth = _depth.get() + 1
+        self.depth = current().body_depth + 1
         self.captures: dict[ValueKey, TracedTensor] = {}  # captured outer value -> leaf
         self.outer: list[TracedTensor] = []  # the captured values, as operands
         self.tracked: dict[ValueKey, TracedTensor] = {}  # what hidden tapes follow, by key
@@ -56,29 +54,27 @@ class Closure:
     def trace(self, fun: Callable[..., Any], *args: Any) -> Any:
         """fun(*args) traced as a body: ops are recorded (and computed where they do not
         depend on the body's arguments), never tagged linear by an enclosing transform."""
-        depth = _depth.set(self.depth)
-        linear = _linear.set(None)
-        # Tapes (op-by-op grad, jvp) do not follow the body's ops: they see the control op,
-        # whose rules differentiate the body. The values they follow that the body reads are
-        # noted, so that it captures them and the op depends on them.
-        # A transform nested in the body keeps its arguments differentiated for good (as in
-        # `transform_scope`), so its later work (its jvp, its batching) is recorded too.
-        tapes = _tapes.set(()) if _tapes.get() else None
-        tracked = _tracked.set(self.tracked) if tapes is not None else None
-        diff = _differentiated.set({}) if tapes is not None else None
+        outer = current()
+        changes: dict = {"body_depth": self.depth, "linear": None}
+        if outer.tapes:
+            # Tapes (op-by-op grad, jvp) do not follow the body's ops: they see the control
+            # op, whose rules differentiate the body. The values they follow that the body
+            # reads are noted, so that it captures them and the op depends on them.
+            changes.update(tapes=(), hidden=outer.tapes, tracked=self.tracked)
+        token = frame_var.set(outer.child(TransformFrame, **changes))
         try:
             with value_scope(), transform_scope():
                 return fun(*args)
         finally:
-            if tapes is not None:
-                _differentiated.reset(diff)  # type: ignore[arg-type]
-                _tracked.reset(tracked)  # type: ignore[arg-type]
-                _tapes.reset(tapes)
-            _linear.reset(linear)
-            _depth.reset(depth)
+            frame_var.reset(token)
 
     def close(self, args: Sequence[TracedTensor], outs: Sequence[TracedTensor]) -> list:
         """`outs` rebuilt over `args` and capture leaves only (captures recorded here)."""
+        frame = current()
+        if frame.hidden:  # an output hidden tapes follow, returned as it is: captured
+            for t in outs:
+                if frame.hidden_follows(t):
+                    frame.tracked[t.key] = t  # type: ignore[index]
         arg_keys = {t.key for t in args}
         flat = materialize_merge(None, [t.key for t in outs])
         bindings = merge_bindings(list(outs))
@@ -90,7 +86,7 @@ class Closure:
                 unbound.update(op_key.outputs)
             if not op_key.inputs or any([k in internal or k in tracked for k in op_key.inputs]):
                 internal.update(op_key.outputs)  # (ops on what tapes follow: not hoisted)
-        values = _values.get() or {}
+        values = current().values or {}
         env: dict[ValueKey, TracedTensor] = {t.key: t for t in args}
 
         def captured(key: ValueKey) -> TracedTensor:

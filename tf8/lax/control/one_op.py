@@ -16,7 +16,8 @@ from typing import Any
 from tf8 import tree
 from tf8.lax.core import apply
 from tf8.ops.extension.control import Checkpoint
-from tf8.traced import TracedTensor, _tapes
+from tf8.ops.frames import current
+from tf8.traced import TracedTensor
 
 from .checks import as_operand
 from .closure import Closure
@@ -26,7 +27,7 @@ __all__ = ["as_one_op", "as_program_op", "under_tapes"]
 
 def under_tapes() -> bool:
     """True while op-by-op tapes are recording (where `as_one_op` is needed)."""
-    return bool(_tapes.get())
+    return bool(current().tapes)
 
 
 def as_one_op(fun: Callable[[], Any]) -> Any:
