@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from tf8 import api
-from tf8.ad.arguments import LeafAliases
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
 from tf8.graph import collector
@@ -269,9 +268,12 @@ class Jitted:
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
             with self._traces.lock:
                 self.trace_count += 1
-            # grad & co. called on the placeholders hand back graphs on their own fresh
-            # leaves, which the program reads as the placeholders (no rebuild)
-            with LeafAliases(inputs) as aliases:
+            # a transform traced directly (jit(grad(f))) takes the placeholders, which only
+            # the arguments reach, as its own leaves (no stand-ins to substitute back)
+            direct = getattr(self._fun, "trace_on_placeholders", None)
+            if direct is not None:
+                result = direct(frozenset([t.key for t in inputs]), *args, **kwargs)
+            else:
                 result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
@@ -279,7 +281,7 @@ class Jitted:
             return _Trace(None, None, out_tree, ())
         try:
             compiled = api.default_compiler.compile_with_input_specs(
-                outputs, inputs, aliases.targets, drop_unused=True
+                outputs, inputs, drop_unused=True
             )
         except UnboundPlaceholder as exc:
             raise UnboundPlaceholder(

@@ -1,5 +1,6 @@
-"""Transforms called in jit's trace: grad & co. on jit's arguments hand back graphs on their own
-fresh leaves, which jit's program reads as the arguments (tf8.ad.arguments.LeafAliases).
+"""Transforms called in jit's trace: `jit(grad(f))` hands grad its placeholders as the
+differentiated leaves; grad & co. called on jit's arguments inside a function trace on fresh
+leaves and substitute the arguments back (a closure over an argument stays a constant).
 Every result is checked against the eager transform or a closed form, on the first call
 (lean tier) and on later ones (optimised tier)."""
 
@@ -185,3 +186,26 @@ def test_an_output_that_is_the_fresh_leaf_itself_is_a_fresh_array():
         np.testing.assert_array_equal(same, X)
         np.testing.assert_array_equal(x, X)
         assert not np.shares_memory(same, X) and not np.shares_memory(same, x)
+
+
+def test_jit_of_grad_differentiates_its_placeholders_without_a_rebuild(monkeypatch):
+    import tf8.ad.arguments as arguments
+
+    rebuilt = []
+
+    def substitute(results, mapping, same_values=False):
+        rebuilt.append(len(mapping))
+        return list(results) if not mapping else original(results, mapping, same_values)
+
+    original = arguments.substitute
+    monkeypatch.setattr(arguments, "substitute", substitute)
+    for transform in (tf8.grad, tf8.value_and_grad):
+        g = tf8.jit(transform(lambda x, y: (tnp.sin(x) * y).sum(), argnums=(0, 1)))
+        found = g(X, 2 * X)
+        grads = found if transform is tf8.grad else found[1]
+        np.testing.assert_allclose(grads[0], 2 * X * np.cos(X), rtol=1e-12)
+        np.testing.assert_allclose(grads[1], np.sin(X), rtol=1e-12)
+    assert rebuilt and not any(rebuilt)  # every finish had nothing to substitute
+    # called inside a function, grad cannot know what the function closes over: it rebuilds
+    tf8.jit(lambda x: tf8.grad(lambda y: (x * y).sum())(x))(X)
+    assert rebuilt[-1] == 1

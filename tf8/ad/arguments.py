@@ -5,13 +5,15 @@ constant, as in JAX — no perturbation confusion). The leaf is bound to the arg
 when that is known, so Python control flow on primal values works under grad of concrete
 arguments. Results are graphs over these leaves; `finish` either evaluates them (top level,
 concrete arguments: numpy out) or substitutes the leaves back by the caller's values so the
-result stays a traced graph another transform can differentiate again.
+result stays a traced graph another transform can differentiate again. jit hands a transform
+it traces directly (`jit(grad(f))`) its placeholders as the arguments' leaves: nothing else
+reaches them, so they need no stand-ins and the result needs no substitution.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,49 +22,14 @@ from tf8 import traced
 from tf8.errors import DifferentiationError, TracingError
 from tf8.graph import PRIMARY, ValueKey, materialize_merge
 from tf8.lax.builders import zeros
+from tf8.lax.walk import substitute
 from tf8.numpy import asarray
 from tf8.ops import dtypes as dt
-from tf8.ops.frames import current, frame_var
+from tf8.ops.frames import current
 from tf8.ops.leaves import LeafKey
 from tf8.traced import TracedTensor, evaluate_all, in_transform
 
-from .walk import substitute
-
 _uids = itertools.count(1)
-
-
-class LeafAliases:
-    """Inside jit's trace: the fresh leaves transforms made for jit's own placeholders, each
-    read by jit's program as the placeholder it stands for (`targets`: fresh leaf key ->
-    placeholder key). A transform called directly in jit's trace then hands its result back
-    as it is, without rebuilding the graph on the placeholders (`Arguments.finish`).
-    jit enters it (`with LeafAliases(placeholders)`) inside its transform scope."""
-
-    __slots__ = ("depth", "placeholders", "targets", "_token")
-
-    def __init__(self, placeholders: Sequence[TracedTensor]) -> None:
-        self.depth = current().depth
-        self.placeholders = frozenset(t.key for t in placeholders)
-        self.targets: dict[ValueKey, ValueKey] = {}
-
-    def __enter__(self) -> LeafAliases:
-        self._token = frame_var.set(current().child(aliases=self))
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        frame_var.reset(self._token)
-
-    def take(self, arguments: Arguments) -> bool:
-        """Alias `arguments`' fresh leaves to their originals when the transform runs directly
-        in jit's trace (no other transform between) on jit's placeholders themselves."""
-        if current().depth != self.depth:
-            return False
-        placeholders = self.placeholders
-        if not all(o._key in placeholders for o in arguments.originals):
-            return False
-        for leaf, original in zip(arguments.leaves, arguments.originals):
-            self.targets[leaf.key] = original.key
-        return True
 
 
 def check_callable(fun: Any, what: str) -> None:
@@ -92,11 +59,16 @@ def fresh_leaf(like: TracedTensor, kind: str, bind: bool) -> TracedTensor:
 
 
 class Arguments:
-    """The originals of a transform's differentiated leaves and their fresh stand-ins."""
+    """The originals of a transform's differentiated leaves and their fresh stand-ins: an
+    original whose key is in `own` (a placeholder jit made for this trace, which nothing but
+    the argument reaches) stands for itself."""
 
-    def __init__(self, originals: Sequence[Any]) -> None:
+    def __init__(self, originals: Sequence[Any], own: Container[ValueKey] = ()) -> None:
         self.originals = [as_traced(v) for v in originals]
-        self.leaves = [fresh_leaf(o, "argument", bind=True) for o in self.originals]
+        self.leaves = [
+            o if o._key in own and not o._weak else fresh_leaf(o, "argument", bind=True)
+            for o in self.originals
+        ]
         _follow_as_originals(self.originals, self.leaves)
 
     def keep_values_for(self, results: Sequence[TracedTensor | None]) -> None:
@@ -108,14 +80,16 @@ class Arguments:
         self.values = {k: v for k, v in self.values.items() if k in read}
 
     def mapping(self) -> dict[ValueKey, TracedTensor]:
-        return {leaf.key: orig for leaf, orig in zip(self.leaves, self.originals)}
+        """Each fresh leaf's original (a leaf that is its own original is left out)."""
+        return {
+            leaf.key: orig for leaf, orig in zip(self.leaves, self.originals) if leaf is not orig
+        }
 
     def finish(
         self, results: Sequence[TracedTensor | None], extra: dict | None = None
     ) -> list[Any]:
-        """Results as users get them: numpy at top level on concrete inputs, else traced: on
-        the original arguments, or (directly in jit's trace) on the fresh leaves jit's program
-        reads as its arguments (see LeafAliases)."""
+        """Results as users get them: numpy at top level on concrete inputs, else traced, on
+        the original arguments."""
         filled = [r for r in results]
         if extra:
             filled = substitute(filled, extra)
@@ -123,9 +97,6 @@ class Arguments:
         if not in_transform() and concrete:
             values = evaluate_all(filled)
             return [v[()] if v.ndim == 0 else v for v in values]
-        aliases = current().aliases
-        if aliases is not None and aliases.take(self):
-            return filled
         return substitute(filled, self.mapping(), same_values=True)
 
 

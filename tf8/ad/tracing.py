@@ -8,13 +8,14 @@ auxiliary output included); `checked_tangents` and `checked_cotangents` check gi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 import numpy as np
 
 from tf8 import tree
 from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
+from tf8.graph import ValueKey
 from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal
@@ -38,10 +39,17 @@ def flat_outputs(out: Any) -> tuple[list[TracedTensor], Any]:
 
 
 def trace_on_fresh_leaves(
-    fun: Callable, args: Sequence[Any], kwargs: dict, argnums: Sequence[int], what: str = "grad"
+    fun: Callable,
+    args: Sequence[Any],
+    kwargs: dict,
+    argnums: Sequence[int],
+    what: str = "grad",
+    own: Container[ValueKey] = (),
 ) -> tuple[Arguments, Any, ArgumentDefs]:
     """Trace `fun` with the argnums arguments' leaves replaced by fresh leaves (computing
-    values as it goes where they are concrete: `arguments.values` keeps them by key)."""
+    values as it goes where they are concrete: `arguments.values` keeps them by key). An
+    argument leaf whose key is in `own` (jit's placeholders, which only the arguments reach)
+    is its own fresh leaf."""
     for i in argnums:
         if not -len(args) <= i < len(args):
             raise ArgnumsError(
@@ -53,7 +61,7 @@ def trace_on_fresh_leaves(
         leaves, treedef = tree.tree_flatten(args[i])
         flat.extend(leaves)
         defs.append((treedef, len(leaves)))
-    arguments = Arguments(flat)
+    arguments = Arguments(flat, own)
     call_args = list(args)
     position = 0
     for i, (treedef, count) in zip(argnums, defs):

@@ -9,13 +9,14 @@ linear_transpose and vjp's graph path live in tf8.ad.graph_path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 import numpy as np
 
 from tf8 import tree
 from tf8.errors import DifferentiationError, TreeStructureError
+from tf8.graph import ValueKey
 from tf8.lax.builders import zeros
 from tf8.lax.control.one_op import as_program_op, under_tapes
 from tf8.ops import dtypes as dt
@@ -70,29 +71,51 @@ def value_and_grad(
                 return _tape_value_and_grad(fun, args, kwargs, nums, has_aux, single, flat)
             except NeedGraph:
                 pass  # the graph path handles what the tape cannot
-        arguments, out, defs = trace_on_fresh_leaves(fun, args, kwargs, nums)
-        out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
-        out = as_traced(out)
-        check_differentiable(arguments.leaves, "grad", holomorphic)
-        _check_scalar_output(out, "grad", holomorphic)
-        seed = fresh_leaf(as_traced(np.ones((), dtype=out.dtype)), "seed", bind=True)
-        # one backward walk applying each op's derived pullback (the two walks where an op
-        # has none: they raise the op's reverse-mode error, or read values)
-        cts = vjp_walk([out], arguments.leaves, [seed], arguments.values)
-        if cts is None:
-            tangents = tangent_leaves(arguments)
-            (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
-            cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
-        grads = zeros_for(arguments.leaves, cts)
-        finished = arguments.finish([out, *grads, *aux_leaves])
-        value, grads, aux_values = (
-            finished[0],
-            finished[1 : 1 + len(grads)],
-            finished[1 + len(grads) :],
-        )
-        return _value_and_grad_result(value, grads, defs, single, aux_def, aux_values)
+        return _graph_value_and_grad(fun, args, kwargs, nums, has_aux, single, holomorphic)
 
+    def on_placeholders(placeholders: Container[ValueKey], *args: Any, **kwargs: Any) -> Any:
+        """`value_and_grad_f(*args, **kwargs)` traced by jit: its `placeholders` (only the
+        arguments reach them) are the differentiated leaves themselves."""
+        return _graph_value_and_grad(
+            fun, args, kwargs, nums, has_aux, single, holomorphic, placeholders
+        )
+
+    value_and_grad_f.trace_on_placeholders = on_placeholders  # type: ignore[attr-defined]
     return value_and_grad_f
+
+
+def _graph_value_and_grad(
+    fun: Callable,
+    args: tuple,
+    kwargs: dict,
+    nums: Sequence[int],
+    has_aux: bool,
+    single: bool,
+    holomorphic: bool,
+    own: Container[ValueKey] = (),
+) -> Any:
+    """value_and_grad on the graph path: trace, one backward walk, finish."""
+    arguments, out, defs = trace_on_fresh_leaves(fun, args, kwargs, nums, "grad", own)
+    out, aux_leaves, aux_def = split_aux(out, has_aux, "grad")
+    out = as_traced(out)
+    check_differentiable(arguments.leaves, "grad", holomorphic)
+    _check_scalar_output(out, "grad", holomorphic)
+    seed = fresh_leaf(as_traced(np.ones((), dtype=out.dtype)), "seed", bind=True)
+    # one backward walk applying each op's derived pullback (the two walks where an op has
+    # none: they raise the op's reverse-mode error, or read values)
+    cts = vjp_walk([out], arguments.leaves, [seed], arguments.values)
+    if cts is None:
+        tangents = tangent_leaves(arguments)
+        (out_tangent,) = jvp_graph([out], arguments.leaves, tangents, arguments.values)
+        cts = transpose_graph([out_tangent], tangents, [seed], arguments.values)
+    grads = zeros_for(arguments.leaves, cts)
+    finished = arguments.finish([out, *grads, *aux_leaves])
+    value, grads, aux_values = (
+        finished[0],
+        finished[1 : 1 + len(grads)],
+        finished[1 + len(grads) :],
+    )
+    return _value_and_grad_result(value, grads, defs, single, aux_def, aux_values)
 
 
 def _value_and_grad_result(value, grads, defs, single, aux_def, aux_values) -> Any:
@@ -139,6 +162,12 @@ def grad(
         value, g = vg(*args, **kwargs)
         return (g, value[1]) if has_aux else g
 
+    def on_placeholders(placeholders: Container[ValueKey], *args: Any, **kwargs: Any) -> Any:
+        """`grad_f(*args, **kwargs)` traced by jit on its `placeholders` (see value_and_grad)."""
+        value, g = vg.trace_on_placeholders(placeholders, *args, **kwargs)  # type: ignore[attr-defined]
+        return (g, value[1]) if has_aux else g
+
+    grad_f.trace_on_placeholders = on_placeholders  # type: ignore[attr-defined]
     return grad_f
 
 

@@ -103,22 +103,18 @@ class GraphCompiler:
         self,
         outputs: Sequence[TracedTensor] | TracedTensor,
         inputs: Sequence[TracedTensor],
-        aliases: Mapping[ValueKey, ValueKey] | None = None,
         drop_unused: bool = False,
     ) -> CompiledGraph:
         """Compile with the input order given by `inputs`; unlisted placeholders are an error.
 
-        `aliases` maps placeholder keys to keys of `inputs` whose value they take (jit's
-        arguments stand for the fresh leaves of the transforms it traced: tf8.ad.arguments).
         An input the outputs do not read raises UnusedInput, or with `drop_unused` is left
         out of the program (`CompiledGraph.inputs` says which are in)."""
-        return self._compile(_flatten_outputs([outputs]), list(inputs), aliases, drop_unused)
+        return self._compile(_flatten_outputs([outputs]), list(inputs), drop_unused)
 
     def _compile(
         self,
         outputs: list[TracedTensor],
         specs: list[TracedTensor] | None,
-        aliases: Mapping[ValueKey, ValueKey] | None = None,
         drop_unused: bool = False,
     ) -> CompiledGraph:
         for t in outputs:
@@ -130,9 +126,8 @@ class GraphCompiler:
         single = all([op_key._output_count == 1 for op_key in flat.operations])
         ssa = None if single else prune_outputs(compile_program(flat))
         input_keys = list(flat.inputs)
-        aliases = {k: aliases[k] for k in input_keys if k in aliases} if aliases else {}
         if specs is not None:
-            input_keys = _order_by_specs(input_keys, specs, bindings, aliases, drop_unused)
+            input_keys = _order_by_specs(input_keys, specs, bindings, drop_unused)
         bound: dict[ValueKey, np.ndarray] = {}
         names: dict[str, ValueKey] = {}
         for key in input_keys:
@@ -154,9 +149,9 @@ class GraphCompiler:
                 bound[key] = value
         if ssa is None:
             input_avals = [_leaf(k).aval for k in input_keys]
-            program = direct_program(flat, input_keys, input_avals, bound, aliases)
+            program = direct_program(flat, input_keys, input_avals, bound)
         else:
-            program = _semantic_program(ssa, input_keys, bound, flat.operations, aliases)
+            program = _semantic_program(ssa, input_keys, bound, flat.operations)
         roles = tuple([op_key._structure[1] for op_key in flat.operations])
         return CompiledGraph(program, tuple(input_keys), bound, roles)
 
@@ -177,13 +172,11 @@ def _order_by_specs(
     input_keys: list[ValueKey],
     specs: list[TracedTensor],
     bindings: Mapping[ValueKey, Any],
-    aliases: Mapping[ValueKey, ValueKey],
     drop_unused: bool = False,
 ) -> list[ValueKey]:
     """The program's inputs: the specs in order (those read, with `drop_unused`), then the
-    bound leaves (aliased leaves are read from their targets, which must be specs)."""
+    bound leaves."""
     present = set(input_keys)
-    present.update(aliases.values())
     if drop_unused:
         specs = [t for t in specs if t.key in present]
     spec_keys = [t.key for t in specs]
@@ -200,12 +193,12 @@ def _order_by_specs(
             )
     listed = set(spec_keys)
     for key in input_keys:
-        if aliases.get(key, key) not in listed and key not in bindings:
+        if key not in listed and key not in bindings:
             raise UnboundPlaceholder(
                 f"placeholder {_leaf(key).label()!r} ({_leaf(key).aval}) is neither bound nor "
                 "listed as an input"
             )
-    return spec_keys + [k for k in input_keys if k not in listed and k not in aliases]
+    return spec_keys + [k for k in input_keys if k not in listed]
 
 
 def _semantic_program(
@@ -213,16 +206,15 @@ def _semantic_program(
     input_keys: list[ValueKey],
     bound: Mapping[ValueKey, Any],
     operations: Sequence[OperationKey],
-    aliases: Mapping[ValueKey, ValueKey],
 ) -> SemanticProgram:
-    """Renumber slots so inputs come first in `input_keys` order (an aliased leaf reads its
-    target's slot). Avals and guards are the ones recorded when each op was traced
-    (`operations`, one per instruction); only an op that pruning replaced is inferred
-    again. (Programs without multi-output ops take `direct_program`, in one pass.)"""
+    """Renumber slots so inputs come first in `input_keys` order. Avals and guards are the
+    ones recorded when each op was traced (`operations`, one per instruction); only an op
+    that pruning replaced is inferred again. (Programs without multi-output ops take
+    `direct_program`, in one pass.)"""
     position = {key: i for i, key in enumerate(input_keys)}
     renumber: dict[int, int] = {}
     for slot, key in zip(ssa.input_slots, ssa.input_keys):
-        renumber[slot] = position[aliases.get(key, key)]
+        renumber[slot] = position[key]
     next_slot = len(input_keys)
     avals: list[Aval] = [_leaf(k).aval for k in input_keys]
     guards: list[ShapeGuard] = []

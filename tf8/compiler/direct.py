@@ -28,15 +28,14 @@ def direct_program(
     input_keys: Sequence[ValueKey],
     input_avals: Sequence[Aval],
     bound: Mapping[ValueKey, Any],
-    aliases: Mapping[ValueKey, ValueKey],
 ) -> SemanticProgram:
     """The program of `flat` (single-output operations only) with `input_keys` as its inputs,
-    in order; a leaf in `aliases` reads its target's slot. Avals and guards are the ones
+    in order. Avals and guards are the ones
     recorded when each op was traced (an op built through the raw graph API is inferred)."""
     position = {key: i for i, key in enumerate(input_keys)}
     slots: dict[int, int] = {}  # id(input key) or id(operation key) -> slot
     for key in flat.inputs:
-        slots[id(key)] = position[aliases.get(key, key)]
+        slots[id(key)] = position[key]
     avals: list[Aval] = list(input_avals)
     guards: list[ShapeGuard] = []
     instructions = []
