@@ -32,8 +32,8 @@ from tf8.ad.arguments import fresh_leaf
 from tf8.ad.jvp_rules import JVP_RULES
 from tf8.ad.linearize import jvp_graph, transpose_graph
 from tf8.ad.transpose_rules import TRANSPOSE_RULES
-from tf8.ad.walk import GraphWalk
 from tf8.lax.core import apply1
+from tf8.lax.walk import GraphWalk
 from tf8.ops.primitives import PRIMITIVES
 
 ROWS = [d.row for d in PRIMITIVES.values()]

@@ -14,6 +14,7 @@ from typing import Any
 from tf8.graph import OperationKey, ValueKey
 from tf8.lax.builders import Tangent, add_any, convert
 from tf8.lax.scopes import linear_scope
+from tf8.lax.walk import GraphWalk, interpret
 from tf8.ops import dtypes as dt
 from tf8.ops.definition import DERIVED
 from tf8.ops.primitives import primitive_definition
@@ -23,7 +24,7 @@ from .control import control_jvp_rules, control_transpose_rules
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES, home_jvp, linear_jvp
 from .transpose_rules import TRANSPOSE_RULES, home_transpose
-from .walk import GraphWalk, RuleCache, RuleTable, interpret
+from .walk import RuleCache, RuleTable
 
 is_inexact = dt.is_inexact
 

@@ -22,11 +22,11 @@ from typing import Any
 from tf8.graph import ValueKey
 from tf8.lax.builders import Tangent, add_any, convert
 from tf8.lax.scopes import linear_scope
+from tf8.lax.walk import GraphWalk
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
 from .derive import pullback
-from .walk import GraphWalk
 
 __all__ = ["vjp_walk"]
 

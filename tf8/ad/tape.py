@@ -103,7 +103,9 @@ class Tape:
                 cts = [table.pop(id(o), None) for o in outs]
                 if all(c is None for c in cts):
                     continue
-            needs = [id(t) in nodes for t in inputs]
+            needs = []
+            for t in inputs:  # (a loop: a comprehension costs a call on Python 3.11)
+                needs.append(id(t) in nodes)
             needs_t = tuple(needs)
             found = None
             if not nested and len(outs) == 1 and len(inputs) <= 2:

@@ -183,8 +183,7 @@ class TapeFrame(TransformFrame):
         if not plan:
             _refuse_tape("no plan to run op by op for", op)
         outputs = _compute(op, inputs, values, plan)
-        if followed(tapes, inputs):
-            write_down(tapes, op, inputs, outputs)
+        write_down(tapes, op, inputs, outputs)  # (by each tape following an input)
         return outputs
 
 
@@ -208,7 +207,8 @@ def followed(tapes: tuple, inputs: Sequence[TracedTensor]) -> bool:
 
 
 def write_down(tapes: tuple, op: Any, inputs: Sequence[TracedTensor], outputs: list) -> None:
-    """Each tape following one of `inputs` writes the op down (with that input's node)."""
+    """Each tape following one of `inputs` writes the op down (with that input's node); the
+    others ignore it."""
     for tape in tapes:
         nodes = tape.nodes
         for t in inputs:

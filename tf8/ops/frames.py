@@ -42,7 +42,6 @@ class Frame:
       then holds the values they follow that the body reads, by key, and the keys of values
       recorded from them (None): the body captures the former and never hoists the latter.
     - `body_depth`: how many control-flow bodies enclose the code (names their leaves).
-    - `aliases`: jit's leaf aliases (tf8.ad.arguments.LeafAliases) while jit traces, or None.
     - `taping`: False where transforms must take the graph path (tf8.ad.tape.graph_path_only,
       to compare the two).
     """
@@ -57,7 +56,6 @@ class Frame:
         "hidden",
         "tracked",
         "body_depth",
-        "aliases",
         "taping",
     )
 
@@ -71,15 +69,22 @@ class Frame:
         self.hidden: tuple = ()
         self.tracked: dict | None = None
         self.body_depth = 0
-        self.aliases: Any = None
         self.taping = True
 
     def child(self, kind: type[Frame] | None = None, **changes: Any) -> Frame:
         """A frame of class `kind` (default: this frame's) with this frame's state, but for
         `changes`."""
         frame = object.__new__(kind or type(self))
-        for name in Frame.__slots__:
-            setattr(frame, name, getattr(self, name))
+        frame.depth = self.depth
+        frame.symbolic = self.symbolic
+        frame.linear = self.linear
+        frame.levels = self.levels
+        frame.values = self.values
+        frame.tapes = self.tapes
+        frame.hidden = self.hidden
+        frame.tracked = self.tracked
+        frame.body_depth = self.body_depth
+        frame.taping = self.taping
         for name, value in changes.items():
             setattr(frame, name, value)
         return frame

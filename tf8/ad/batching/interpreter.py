@@ -14,11 +14,12 @@ from typing import Any
 from tf8.errors import NoBatchingRule
 from tf8.graph import OperationKey, ValueKey
 from tf8.lax.core import apply
+from tf8.lax.walk import GraphWalk, interpret
 from tf8.ops.definition import definition
 from tf8.traced import TracedTensor
 
 from ..control.batching import control_batching_rules
-from ..walk import GraphWalk, RuleTable, interpret
+from ..walk import RuleTable
 from .core import BatchRule
 from .families import RULES as FAMILY_RULES
 from .rules import RULES as PRIMITIVE_RULES

@@ -18,13 +18,13 @@ from tf8.lax.builders import Tangent, materialize
 from tf8.lax.control import call, inline, trace_flat, trace_many
 from tf8.lax.core import apply
 from tf8.lax.scopes import linear_scope
+from tf8.lax.walk import GraphWalk
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.control import Checkpoint, Cond, Scan, While
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
 from ..jvp_rules import JvpRule
-from ..walk import GraphWalk
 
 # The transform the rules apply to their bodies: tf8.ad.linearize's jvp_graph, passed in by
 # the module that builds the JVP table from these rules (so they do not import it).

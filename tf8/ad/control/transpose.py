@@ -21,12 +21,12 @@ from tf8.graph import ValueKey
 from tf8.lax.builders import Tangent, add_any, materialize, zeros
 from tf8.lax.control import call, inline, program_tensors, trace_flat, trace_many
 from tf8.lax.core import apply
+from tf8.lax.walk import GraphWalk
 from tf8.ops.extension.control import Checkpoint, ClosedProgram, Cond, Scan, While
 from tf8.traced import TracedTensor
 
 from ..arguments import fresh_leaf
 from ..transpose_rules import TransposeRule
-from ..walk import GraphWalk
 
 # The transform the rules apply to their bodies: tf8.ad.linearize's transpose_graph, passed in
 # by the module that builds the transpose table from these rules (so they do not import it).

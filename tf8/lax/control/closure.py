@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tf8.graph import ValueKey, materialize_merge
-from tf8.lax.core import TransformFrame, apply, merge_bindings
+from tf8.graph import OperationKey, ValueKey
+from tf8.lax.core import TransformFrame, apply
 from tf8.lax.scopes import transform_scope, value_scope
+from tf8.lax.walk import GraphWalk, interpret
 from tf8.ops.extension.control import ClosedProgram
 from tf8.ops.frames import current, frame_var
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
+
+_CAPTURED = object()  # the env entry of a value the tapes follow: captured where it is read
 
 
 def body_leaf(depth: int, name: str, aval: Aval, weak: bool = False) -> TracedTensor:
@@ -75,49 +78,35 @@ class Closure:
             for t in outs:
                 if frame.hidden_follows(t):
                     frame.tracked[t.key] = t  # type: ignore[index]
-        arg_keys = {t.key for t in args}
-        flat = materialize_merge(None, [t.key for t in outs])
-        bindings = merge_bindings(list(outs))
-        internal = set(arg_keys)
+        walk = GraphWalk(outs)
         tracked = self.tracked
-        unbound = {k for k in flat.inputs if k not in arg_keys and bindings.get(k) is None}
-        for op_key in flat.operations:
-            if any([k in unbound for k in op_key.inputs]):
-                unbound.update(op_key.outputs)
-            if not op_key.inputs or any([k in internal or k in tracked for k in op_key.inputs]):
-                internal.update(op_key.outputs)  # (ops on what tapes follow: not hoisted)
-        values = current().values or {}
-        env: dict[ValueKey, TracedTensor] = {t.key: t for t in args}
+        env: dict[ValueKey, Any] = {t.key: t for t in args}
+        for key, t in tracked.items():  # ops on what the tapes follow are never hoisted
+            if t is not None and key in walk:
+                env.setdefault(key, _CAPTURED)
 
         def captured(key: ValueKey) -> TracedTensor:
             leaf = self.captures.get(key)
-            outer = tracked.get(key)
-            if leaf is None and outer is not None:  # the very value, which the tapes follow
+            if leaf is None:
+                outer = tracked.get(key)  # the very value, which the tapes follow
+                if outer is None:
+                    outer = walk[key]
                 leaf = body_leaf(self.depth, f"c{len(self.outer)}", outer.aval)
                 self.captures[key] = leaf
                 self.outer.append(outer)
-            if leaf is None:
-                aval = (
-                    key.input_key.aval if key.is_input else key.operation.meta[0][key.output_slot]
-                )
-                outer = TracedTensor(key, aval, bindings, key in unbound)
-                value = bindings.get(key) if key.is_input else values.get(key)
-                if value is not None and key not in unbound:
-                    outer._value = value
-                leaf = self.captures[key] = body_leaf(self.depth, f"c{len(self.outer)}", aval)
-                self.outer.append(outer)
             return leaf
 
-        def get(key: ValueKey) -> TracedTensor:
-            found = env.get(key)
-            return found if found is not None else captured(key)
+        def get(key: ValueKey, found: Any) -> TracedTensor:
+            return captured(key) if found is None or found is _CAPTURED else found
 
-        for op_key in flat.operations:
-            if op_key.outputs[0] not in internal:
-                continue
-            results = apply(op_key.op, [get(k) for k in op_key.inputs], op_key.meta)
-            env.update(zip(op_key.outputs, results))
-        return [get(t.key) for t in outs]
+        def rebuild(op_key: OperationKey, values: list) -> list[TracedTensor]:
+            ins = [get(k, v) for k, v in zip(op_key.inputs, values)]
+            return apply(op_key.op, ins, op_key.meta)
+
+        # the ops that depend on the arguments (or on nothing) are rebuilt on the arguments
+        # and capture leaves; the values they read from outside become captures
+        interpret(walk.operations, env, rebuild, constants=True)
+        return [get(t.key, env.get(t.key)) for t in outs]
 
     def program(self, args: Sequence[TracedTensor], outs: Sequence[TracedTensor]) -> ClosedProgram:
         """The closed program with inputs (*capture leaves, *args) and outputs `outs`."""
@@ -166,16 +155,16 @@ def inline(
     available are skipped (their outputs come back None), so replacing some inner values
     rebuilds only what depends on them."""
     outputs = list(program.outputs if outputs is None else outputs)
-    flat = materialize_merge(None, outputs)
     env = dict(replace)
-    for op_key in flat.operations:
-        if op_key.outputs[0] in env:
-            continue
-        ins = [env.get(k) for k in op_key.inputs]
-        if any(t is None for t in ins):
-            continue
-        results = apply(op_key.op, ins, op_key.meta)  # type: ignore[arg-type]
-        env.update(zip(op_key.outputs, results))
+
+    def step(op_key: OperationKey, values: list) -> Sequence[TracedTensor | None]:
+        if op_key.outputs[0] in env:  # an inner value replaced: kept
+            return [env.get(k) for k in op_key.outputs]
+        if any([v is None for v in values]):
+            return [None] * len(op_key.outputs)
+        return apply(op_key.op, values, op_key.meta)
+
+    interpret(GraphWalk([], keys=outputs).operations, env, step, constants=True)
     return [env.get(k) for k in outputs]
 
 
