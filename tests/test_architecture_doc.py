@@ -1,5 +1,6 @@
-"""docs/architecture.md's worked example runs as written: a primitive defined by one `define`
-call differentiates, jits and vmaps (so the page cannot drift from the code)."""
+"""docs/architecture.md's worked examples run as written: a primitive defined by one `define`
+call differentiates, jits and vmaps, and the toy transform is the tested one (so the page
+cannot drift from the code)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,19 @@ from tf8.ops.primitive import unregister_primitive
 DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
 
 
+def _blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
+
+
+def test_the_toy_transform_on_the_page_is_the_tested_one():
+    (source,) = [b for b in _blocks() if "class Counting" in b]
+    tested = (Path(__file__).parent / "ad" / "test_toy_transform.py").read_text()
+    for line in source.splitlines():
+        assert line.strip() in tested, f"the page's line is not in the test: {line!r}"
+
+
 def test_the_worked_example_defines_a_working_primitive():
-    (source,) = re.findall(r"```python\n(.*?)```", DOC.read_text(), flags=re.S)
+    (source,) = [b for b in _blocks() if "def cube" in b]
     scope: dict = {}
     exec(compile(source, str(DOC), "exec"), scope)
     try:

@@ -4,16 +4,17 @@ A `TracedTensor` wraps a `ValueKey` (its structural identity), its `Aval`, the d
 bound to the leaves it depends on, and — once computed — its value. Outside transforms an op
 on concrete values is computed at once (tf8.lax.core.apply), and its result is a concrete
 leaf whose key is made only if some graph needs it. What cannot be computed yet (it depends on
-a placeholder) is evaluated through an evaluator hook that the API layer installs (so this
-layer never imports the compiler or runtime). The transform state tensors read (what is
-being differentiated, whether jit records) is the frame stack of tf8.ops.frames.
+a placeholder) is evaluated by the kernels of its ops (tf8.ops.evaluate): this layer never
+needs the compiler or the runtime, and nothing is installed into it. The transform state
+tensors read (what is being differentiated, whether jit records) is the frame stack of
+tf8.ops.frames.
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,12 +26,12 @@ from tf8.errors import (
     ParameterError,
     ShapeError,
     TracerArrayConversionError,
-    TracingError,
 )
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
+from tf8.ops.evaluate import evaluate
 from tf8.ops.frames import frame_var
-from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, concrete_array
+from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, concrete_array, merge_binding_dicts
 from tf8.ops.primitive import Aval, aval_of
 from tf8.ops.shapes import Dim, as_dim
 
@@ -42,9 +43,6 @@ _key_lock = threading.Lock()
 
 
 OpMeta = tuple  # (output avals, shape guards): what `apply` records on an OperationKey
-
-Evaluator = Callable[[Sequence["TracedTensor"]], list[np.ndarray]]
-_evaluator: Evaluator | None = None
 
 
 class NeedGraph(BaseException):  # noqa: N818 - a signal, not an error users see
@@ -70,10 +68,12 @@ def only_tapes() -> bool:
     return frame is None or frame.only_tapes
 
 
-def set_evaluator(fn: Evaluator) -> None:
-    """Install the function that turns bound TracedTensors into numpy arrays (API layer)."""
-    global _evaluator
-    _evaluator = fn
+def _evaluate(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
+    """The values of bound traced values, by their ops' kernels (reading the values the
+    current transform already computed)."""
+    frame = _frame()
+    bindings = merge_binding_dicts([t._bindings for t in tensors])
+    return evaluate([t.key for t in tensors], bindings, None if frame is None else frame.values)
 
 
 def in_transform() -> bool:
@@ -101,9 +101,7 @@ def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
     if unbound:
         unbound[0]._concrete("Evaluating")  # raises the ConcretizationError
     if pending:
-        if _evaluator is None:
-            raise TracingError("no evaluator installed (import tf8 to install the default one)")
-        for t, value in zip(pending, _evaluator(pending)):
+        for t, value in zip(pending, _evaluate(pending)):
             t._memoise(value)
     values = [t._value for t in tensors]
     for value in values:  # they leave tf8 (vmap's and the graph path's results): read-only
@@ -199,9 +197,7 @@ class TracedTensor:
                 "are placeholders). Use tf8.numpy.where / select for value-dependent choices, "
                 "or mark the argument static."
             )
-        if _evaluator is None:
-            raise TracingError("no evaluator installed (import tf8 to install the default one)")
-        self._memoise(_evaluator([self])[0])
+        self._memoise(_evaluate([self])[0])
         return self._value  # type: ignore[return-value]
 
     def _memoise(self, value: np.ndarray) -> None:

@@ -1,5 +1,6 @@
 """Every built-in extension family class has a kernel, a shape rule and a JVP rule, looked up
-through `definition(op)` — the same completeness check the catalog rows get."""
+through `definition(op)` — the same completeness check the catalog rows get. (The control-flow
+family carries its kernels as methods, which run sub-programs through tf8.ops.evaluate.)"""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ def test_the_family_classes_are_found():
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
 def test_every_family_class_has_a_kernel_and_a_jvp_rule(cls):
-    assert cls in FAMILY_KERNELS, f"{cls.__name__} has no kernel in FAMILY_KERNELS"
+    assert cls in FAMILY_KERNELS or callable(getattr(cls, "kernel", None)), (
+        f"{cls.__name__} has no kernel in FAMILY_KERNELS and no kernel method"
+    )
     assert cls in JVP.rules, f"{cls.__name__} has no JVP rule"
 
 

@@ -7,13 +7,13 @@ from tf8 import traced
 
 @pytest.fixture
 def count_evaluations(monkeypatch):
-    """Counts calls of the evaluator hook (each is one compile + run)."""
+    """Counts the evaluations of pending traced values (each runs their graph's kernels)."""
     calls = []
-    real = traced._evaluator
+    real = traced._evaluate
 
     def counting(tensors):
         calls.append(len(tensors))
         return real(tensors)
 
-    monkeypatch.setattr(traced, "_evaluator", counting)
+    monkeypatch.setattr(traced, "_evaluate", counting)
     return calls

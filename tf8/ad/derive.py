@@ -7,9 +7,8 @@ JVP rule on fresh leaves — the inputs, the outputs and the tangents — and, f
 transpose it, exactly as the graph path does for a whole program. The result is a small graph
 over (inputs, outputs, cotangents) or (inputs, outputs, tangents), kept in `DERIVED`:
 
-- outside enclosing tapes it runs as one plain Python function of numpy calls, which the
-  runtime writes (`set_lowering`: the API layer hands the runtime's lowering in, so this
-  layer never imports it). `sin`'s pullback becomes `multiply(a2, cos(a0))`;
+- outside enclosing tapes it runs as one plain Python function of numpy calls
+  (tf8.ops.lowering). `sin`'s pullback becomes `multiply(a2, cos(a0))`;
 - inside enclosing tapes (`grad(grad(f))`), which must see every op of the backward pass,
   its ops are applied one by one with `apply`, so those tapes write them down.
 
@@ -33,23 +32,13 @@ from tf8.ops.avals import value_aval
 from tf8.ops.definition import DERIVED, definition
 from tf8.ops.frames import current, frame_var
 from tf8.ops.leaves import LeafKey
+from tf8.ops.lowering import python_function
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
 from .linearize import JVP, transpose_graph
 
-__all__ = ["JVP_KEY", "VJP", "Derived", "pullback", "set_lowering", "tangent_rule"]
-
-# (inputs, outputs, constant values by key, the ops to write) -> f(*arrays) -> tuple
-Lowering = Callable[[Sequence[ValueKey], Sequence[Any], dict, Sequence[Any]], Callable[..., tuple]]
-_lower: Lowering | None = None
-
-
-def set_lowering(fn: Lowering) -> None:
-    """Install how a derived graph becomes a Python function (API layer: the runtime's
-    `python_function`)."""
-    global _lower
-    _lower = fn
+__all__ = ["JVP_KEY", "VJP", "Derived", "pullback", "tangent_rule"]
 
 
 class Derived:
@@ -70,9 +59,7 @@ class Derived:
         self.leaves = {k: np.asarray(constants[k]) for k in flat.inputs if k not in inputs}
         self.operations = flat.operations
         self.folded, self.rest = _fold(self.leaves, flat.operations, outputs)
-        if _lower is None:  # pragma: no cover - importing tf8 installs it
-            raise RuntimeError("no lowering installed (import tf8 to install it)")
-        self.run = _lower(inputs, outputs, self.folded, self.rest)
+        self.run = python_function(inputs, outputs, self.folded, self.rest)
 
     def inline(
         self, tensors: Sequence[TracedTensor | None], fold: bool = False

@@ -168,6 +168,7 @@ class TapeFrame(TransformFrame):
     makes the tapes give up (NeedGraph)."""
 
     __slots__ = ()
+    op_by_op = True
 
     def process(
         self, op: Any, inputs: Sequence[TracedTensor], meta: OpMeta | None
@@ -260,7 +261,7 @@ def eager_now() -> bool:
 def eager_untaped(t: TracedTensor) -> bool:
     """`eager_now()`, and no tape follows `t` (an op on it needs no writing down)."""
     frame = _frame()
-    return frame is None or (frame.eager and not followed(frame.tapes, (t,)))
+    return frame is None or (frame.op_by_op and frame.eager and not followed(frame.tapes, (t,)))
 
 
 def concrete(value: np.ndarray, aval: Aval) -> TracedTensor:

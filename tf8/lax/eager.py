@@ -129,7 +129,7 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
                 if plan and a is not None and b is not None and not (x._weak or y._weak):
                     frame = _frame()
                     tapes = () if frame is None else frame.tapes
-                    if frame is None or (tapes and not frame.symbolic):
+                    if frame is None or (frame.op_by_op and tapes and not frame.symbolic):
                         direct = plan[2]
                         if direct is not None:
                             try:  # `quiet_numpy`, inlined
@@ -292,7 +292,7 @@ def fast_unary(op: Any, general: Callable[[Any], TracedTensor]) -> Callable:
                 if plan:
                     frame = _frame()
                     tapes = () if frame is None else frame.tapes
-                    if frame is None or (tapes and not frame.symbolic):
+                    if frame is None or (frame.op_by_op and tapes and not frame.symbolic):
                         out = run_plan(plan, op, a)
                         if tapes:
                             write_down(tapes, op, (x,), [out])

@@ -17,12 +17,13 @@ hand results back), closure conversion and inlining of a sub-program
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from tf8.graph import OperationKey, ValueKey, materialize_merge
+from tf8.graph.interpret import Step, interpret
 from tf8.ops.avals import value_aval as aval_of
 from tf8.ops.definition import infer
 from tf8.ops.frames import current
@@ -32,8 +33,6 @@ from .core import merge_bindings, record
 from .values import known_value, remember_value
 
 __all__ = ["GraphWalk", "Step", "interpret", "substitute"]
-
-Step = Callable[[OperationKey, list[Any]], Sequence[Any]]
 
 
 class GraphWalk:
@@ -131,38 +130,6 @@ class GraphWalk:
             elif producers and op_key in producers:
                 operations.append(op_key)
         return active, operations
-
-
-def interpret(
-    operations: Sequence[OperationKey],
-    env: dict[ValueKey, Any],
-    step: Step,
-    *,
-    backward: bool = False,
-    constants: bool = False,
-) -> dict[ValueKey, Any]:
-    """Walk `operations` once and run `step(op_key, values)` on each that touches `env`.
-
-    Forward: `values` are the env entries of the op's inputs (None where absent) and the
-    step's results become the env entries of its outputs (None: left out); with `constants`
-    an op with no input (a literal, an iota) runs too. Backward (transposition): `values`
-    are the entries of its outputs, popped, and the results are *added* to its inputs'
-    entries by the step itself (accumulation is the transform's business)."""
-    pop, get = env.pop, env.get
-    if backward:
-        for op_key in reversed(operations):
-            values = [pop(k, None) for k in op_key.outputs]
-            if any([v is not None for v in values]):  # (not count(None): values define ==)
-                step(op_key, values)
-        return env
-    for op_key in operations:
-        values = [get(k) for k in op_key.inputs]
-        if not any([v is not None for v in values]) and not (constants and not values):
-            continue
-        for key, out in zip(op_key.outputs, step(op_key, values)):
-            if out is not None:
-                env[key] = out
-    return env
 
 
 def substitute(

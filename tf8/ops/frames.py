@@ -59,6 +59,10 @@ class Frame:
         "taping",
     )
 
+    # Whether the eager fast paths (tf8.lax.eager) may run an op here as this frame's
+    # `process` would, without asking it: only the tape frame's answer is known to them.
+    op_by_op = False
+
     def __init__(self) -> None:
         self.depth = 0
         self.symbolic = False

@@ -8,35 +8,27 @@ fingerprint and the prepare cache see through it.
 
 `Cond`, `Scan`, `While` and `Checkpoint` (remat) are extension ops whose payload holds closed
 programs; their size in the outer graph does not depend on the trip count. Their kernels run a
-sub-program through a *program runner* the API layer installs (`set_program_runner`), so this
-layer never imports the compiler or runtime; the runner compiles and prepares each sub-program
-once.
+sub-program as one function generated from its ops' homes (tf8.ops.evaluate.program_function,
+built once per program): nothing is installed, and this layer never needs the compiler or
+runtime.
 """
 
 from __future__ import annotations
 
 import hashlib
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from tf8.errors import ShapeError, TracingError
+from tf8.errors import ShapeError
 from tf8.graph import ValueKey, materialize_merge
 from tf8.ops.avals import Aval
+from tf8.ops.evaluate import program_function
 from tf8.ops.shapes import shape_str
 
 from .base import ExtensionOp
-
-Runner = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
-_make_runner: Callable[[ClosedProgram], Runner] | None = None
-
-
-def set_program_runner(fn: Callable[[ClosedProgram], Runner]) -> None:
-    """Install how a closed program becomes a `run(arrays) -> arrays` function (API layer)."""
-    global _make_runner
-    _make_runner = fn
 
 
 class ClosedProgram:
@@ -82,12 +74,10 @@ class ClosedProgram:
         return f"{{program #{self.fingerprint:032x}}}"
 
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """Run the program on numpy arrays (compiled and prepared once, on first use)."""
+        """Run the program on numpy arrays (its function generated once, on first use)."""
         run = self._run
         if run is None:
-            if _make_runner is None:
-                raise TracingError("no program runner installed (import tf8 to install it)")
-            run = self._run = _make_runner(self)
+            run = self._run = program_function(self.inputs, self.outputs)
         return run(arrays)
 
     def pretty(self, indent: str = "    ") -> str:
@@ -168,7 +158,7 @@ class Cond(ControlOp):
         return self.branches[0].out_avals
 
     @staticmethod
-    def _kernel(op: Cond, index: np.ndarray, *operands: np.ndarray) -> Any:
+    def kernel(op: Cond, index: np.ndarray, *operands: np.ndarray) -> Any:
         branches = op.branches
         chosen = branches[min(max(int(index), 0), len(branches) - 1)]
         return _result(chosen.run(operands))
@@ -205,7 +195,7 @@ class Scan(ControlOp):
         return (*carry, *ys)
 
     @staticmethod
-    def _kernel(op: Scan, *arrays: np.ndarray) -> Any:
+    def kernel(op: Scan, *arrays: np.ndarray) -> Any:
         body, n_consts, n_carry, length, reverse = op.payload
         consts = list(arrays[:n_consts])
         carry = list(arrays[n_consts : n_consts + n_carry])
@@ -241,7 +231,7 @@ class While(ControlOp):
         return body.out_avals
 
     @staticmethod
-    def _kernel(op: While, *arrays: np.ndarray) -> Any:
+    def kernel(op: While, *arrays: np.ndarray) -> Any:
         cond, body, n_cond, n_body = op.payload
         cond_consts = list(arrays[:n_cond])
         body_consts = list(arrays[n_cond : n_cond + n_body])
@@ -282,14 +272,5 @@ class Checkpoint(ControlOp):
         return Checkpoint(pruned, sum(1 for i in keep if i >= first_hidden), prevent_cse)
 
     @staticmethod
-    def _kernel(op: Checkpoint, *arrays: np.ndarray) -> Any:
+    def kernel(op: Checkpoint, *arrays: np.ndarray) -> Any:
         return _result(op.payload[0].run(arrays))
-
-
-# The numpy kernels (tf8.ops.extension.kernels collects them with the other families').
-KERNELS: dict[type, Callable[..., Any]] = {
-    Cond: Cond._kernel,
-    Scan: Scan._kernel,
-    While: While._kernel,
-    Checkpoint: Checkpoint._kernel,
-}

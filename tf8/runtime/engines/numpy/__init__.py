@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 
 from tf8.ops.definition import definition
+from tf8.ops.lowering import ufunc_steps
 from tf8.runtime.engines.base import Engine, Kernel
 
 from .codegen import generate
-from .elementwise import Steps, ufunc_steps
+from .elementwise import Steps
 
 
 class NumpyEngine(Engine):

@@ -1,6 +1,7 @@
 """Elementwise ops as numpy ufunc calls: what generated code calls instead of the kernels.
 
-`ufunc_steps(op, dtypes)` gives the ufunc calls that compute `op` on operands of those dtypes
+`ufunc_steps(op, dtypes)` (tf8.ops.lowering, whose derived functions write the same calls)
+gives the ufunc calls that compute `op` on operands of those dtypes
 exactly as its kernel does (same ufuncs, same order, same dtypes), or None when the
 kernel does something a ufunc cannot (integer division, negative integer powers, complex
 sign...). Because every step is a ufunc, generated code may pass `out=`: write into a dead
@@ -10,28 +11,12 @@ operand's buffer, or into a cache-sized block of an elementwise region.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import numpy as np
 
-from tf8.ops.definition import definition
 from tf8.ops.fusion import PREVIOUS, Literal, Step, StepRule, Steps
+from tf8.ops.lowering import step_argument, ufunc_steps
 
-__all__ = ["PREVIOUS", "Literal", "Step", "StepRule", "Steps", "ufunc_steps"]
-
-
-def ufunc_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
-    """The ufunc calls computing primitive `op` on operands of `dtypes`, or None."""
-    rule = definition(op).fusion.ufunc
-    return None if rule is None else rule(op, dtypes)
-
-
-def step_argument(arg: int | Literal, operands: Sequence[str], previous: str) -> str:
-    """Source text of one step argument: an operand's expression, `previous`, or a literal."""
-    if isinstance(arg, Literal):
-        return repr(arg.value)
-    return previous if arg == PREVIOUS else operands[arg]
+__all__ = ["PREVIOUS", "Literal", "Step", "StepRule", "Steps", "step_argument", "ufunc_steps"]
 
 
 # np.maximum and np.minimum deprecate a positional output; every other ufunc takes one, and it

@@ -1,5 +1,7 @@
 """A small graph as one plain Python function of numpy calls: how the eager tape runs the
-pullbacks and tangents it derives from the JVP and transpose rules (tf8.ad.derive).
+pullbacks and tangents it derives from the JVP and transpose rules (tf8.ad.derive), and how a
+control-flow body runs each iteration (tf8.ops.evaluate). It reads only each primitive's
+home, so it sits in the vocabulary layer and nobody installs it.
 
 `python_function(inputs, outputs, constants, operations)` writes one line per op, reading
 the same facts the numpy engine's generated code reads from each primitive's home:
@@ -24,10 +26,23 @@ import numpy as np
 from tf8.graph import OperationKey, ValueKey
 from tf8.ops.avals import value_aval
 from tf8.ops.definition import definition
+from tf8.ops.fusion import PREVIOUS, Literal, Steps
 from tf8.ops.shapes import has_symbolic
-from tf8.runtime.engines.numpy.elementwise import step_argument, ufunc_steps
 
-__all__ = ["python_function"]
+__all__ = ["python_function", "step_argument", "ufunc_steps"]
+
+
+def ufunc_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+    """The ufunc calls computing primitive `op` on operands of `dtypes`, or None."""
+    rule = definition(op).fusion.ufunc
+    return None if rule is None else rule(op, dtypes)
+
+
+def step_argument(arg: int | Literal, operands: Sequence[str], previous: str) -> str:
+    """Source text of one step argument: an operand's expression, `previous`, or a literal."""
+    if isinstance(arg, Literal):
+        return repr(arg.value)
+    return previous if arg == PREVIOUS else operands[arg]
 
 
 class _Source:
@@ -53,6 +68,7 @@ def python_function(
     outputs: Sequence[ValueKey | None],
     constants: Mapping[ValueKey, Any],
     operations: Sequence[OperationKey],
+    name: str = "derived",
 ) -> Callable[..., tuple]:
     """`f(*arrays) -> tuple`: the values of `outputs` (None: a None result) computed from one
     array per `inputs` key by `operations` (in order), which read the other values they need
@@ -72,9 +88,9 @@ def python_function(
     result = ", ".join(names[k] for k in outputs)
     source.lines.append(f"    return ({result}{',' if len(outputs) == 1 else ''})")
     params = ", ".join(f"a{i}" for i in range(len(inputs)))
-    text = f"def derived({params}):\n" + "\n".join(source.lines) + "\n"
-    exec(compile(text, "<tf8 derived rule>", "exec"), source.namespace)  # noqa: S102
-    fn = source.namespace["derived"]
+    text = f"def {name}({params}):\n" + "\n".join(source.lines) + "\n"
+    exec(compile(text, f"<tf8 {name}>", "exec"), source.namespace)  # noqa: S102
+    fn = source.namespace[name]
     fn.source = text  # type: ignore[attr-defined]  # for reading and debugging
     return fn
 
