@@ -1,4 +1,5 @@
-"""Transform state is per thread (context variables): concurrent transforms never mix.
+"""Transform state is per thread (one stack of frames in a context variable): concurrent
+transforms never mix.
 
 One thread differentiates (its ops are tagged Linearized while it works) while another builds
 plain programs; forced into fine-grained interleaving, each gets exactly its serial results.
@@ -103,3 +104,33 @@ def test_transform_state_is_scoped_to_the_thread():
     release.set()
     t.join()
     assert seen == [False]
+
+
+def test_eager_and_taped_work_in_threads_see_only_their_own_frames():
+    # while one thread holds jit's recording frame, another's eager ops and tapes still run
+    # op by op, and the recording thread still records
+    from tf8.lax.scopes import recording
+    from tf8.ops.frames import frame_var
+
+    x = np.linspace(-1.0, 1.0, 5)
+    serial = tf8.grad(_loss)(x)
+    inside, release = threading.Event(), threading.Event()
+    recorded = []
+
+    def record():
+        with recording():
+            inside.set()
+            release.wait(5)
+            recorded.append(tnp.sin(tf8.tensor(x))._value is None)  # recorded, not computed
+
+    t = threading.Thread(target=record)
+    t.start()
+    inside.wait(5)
+    try:
+        assert frame_var.get() is None  # this thread is outside every transform
+        np.testing.assert_array_equal(tf8.grad(_loss)(x), serial)
+        assert tnp.sin(tf8.tensor(x))._value is not None  # computed at once
+    finally:
+        release.set()
+        t.join()
+    assert recorded == [True]

@@ -24,15 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from tf8.graph import ValueKey, materialize_merge
+from tf8.graph import OperationKey, ValueKey, materialize_merge
+from tf8.graph.interpret import interpret
 from tf8.lax.builders import convert
 from tf8.lax.core import TransformFrame, apply, concrete
 from tf8.lax.scopes import linear_scope
 from tf8.ops.avals import value_aval
-from tf8.ops.definition import DERIVED, definition
+from tf8.ops.definition import DERIVED
 from tf8.ops.frames import current, frame_var
 from tf8.ops.leaves import LeafKey
-from tf8.ops.lowering import python_function
+from tf8.ops.lowering import fold_constants, python_function
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
@@ -58,7 +59,7 @@ class Derived:
         flat = materialize_merge(None, [k for k in outputs if k is not None])
         self.leaves = {k: np.asarray(constants[k]) for k in flat.inputs if k not in inputs}
         self.operations = flat.operations
-        self.folded, self.rest = _fold(self.leaves, flat.operations, outputs)
+        self.folded, self.rest = fold_constants(self.leaves, flat.operations, outputs)
         self.run = python_function(inputs, outputs, self.folded, self.rest)
 
     def inline(
@@ -71,26 +72,12 @@ class Derived:
         constants, operations = (self.folded, self.rest) if fold else (self.leaves, self.operations)
         for key, value in constants.items():
             env[key] = concrete(value, value_aval(key))
-        for op_key in operations:
-            results = apply(op_key.op, [env[k] for k in op_key.inputs], op_key.meta)
-            env.update(zip(op_key.outputs, results))
+        interpret(operations, env, _apply_step, constants=True)
         return [None if k is None else env[k] for k in self.outputs]
 
 
-def _fold(leaves: dict, operations: Sequence[Any], outputs: Sequence[Any]) -> tuple[dict, list]:
-    """(the values the remaining ops and the outputs read, computed from `leaves` by every op
-    on constants alone; the remaining ops)."""
-    folded, rest = dict(leaves), []
-    for op_key in operations:
-        kernel = definition(op_key.op).kernel
-        if kernel is None or not all(k in folded for k in op_key.inputs):
-            rest.append(op_key)
-            continue
-        values = kernel(op_key.op, *[folded[k] for k in op_key.inputs])
-        values = (values,) if len(op_key.outputs) == 1 else values
-        folded.update((k, np.asarray(v)) for k, v in zip(op_key.outputs, values))
-    needed = {k for op_key in rest for k in op_key.inputs} | set(outputs)
-    return {k: v for k, v in folded.items() if k in needed}, rest
+def _apply_step(op_key: OperationKey, values: list) -> list[TracedTensor]:
+    return apply(op_key.op, values, op_key.meta)
 
 
 # The first item of a DERIVED key. A key names the op and the input avals by their ids: it

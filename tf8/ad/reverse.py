@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tf8.graph import ValueKey
+from tf8.graph import OperationKey, ValueKey
+from tf8.graph.interpret import interpret
 from tf8.lax.builders import Tangent, add_any, convert
 from tf8.lax.scopes import linear_scope
 from tf8.lax.walk import GraphWalk
@@ -29,6 +30,10 @@ from tf8.traced import TracedTensor
 from .derive import pullback
 
 __all__ = ["vjp_walk"]
+
+
+class _Undone(Exception):  # noqa: N818 - a signal inside vjp_walk
+    """An op the one walk cannot pull back (no derived pullback, or a control op)."""
 
 
 def vjp_walk(
@@ -45,29 +50,32 @@ def vjp_walk(
     for out, ct in zip(outputs, cotangents):
         if ct is not None and out.key in active:
             env[out.key] = add_any(env.get(out.key), ct)
+
+    def pull(op_key: OperationKey, cts: list) -> None:
+        inputs = op_key.inputs
+        needs = tuple([k in active for k in inputs])
+        if True not in needs:
+            return
+        if getattr(op_key.op, "subprograms", ()):
+            raise _Undone  # a control op: see below
+        outs = op_key.outputs
+        ins = [walk[k] for k in inputs]
+        out_tensors = [walk[k] for k in outs]
+        present = None if len(outs) == 1 else tuple([c is not None for c in cts])
+        derived = pullback(op_key.op, ins, out_tensors, needs, present)
+        if derived is None:
+            raise _Undone
+        found = derived.inline([*ins, *out_tensors, *cts])
+        for k, c in zip(inputs, found):
+            if c is not None:
+                old = env.get(k)
+                env[k] = c if old is None else add_any(old, c)
+
     with linear_scope(c.key for c in env.values() if c is not None):
-        for op_key in reversed(walk.operations):
-            outs = op_key.outputs
-            cts = [env.pop(k, None) for k in outs]
-            if all(c is None for c in cts):
-                continue
-            inputs = op_key.inputs
-            needs = tuple([k in active for k in inputs])
-            if True not in needs:
-                continue
-            if getattr(op_key.op, "subprograms", ()):
-                return None  # a control op: see below
-            ins = [walk[k] for k in inputs]
-            out_tensors = [walk[k] for k in outs]
-            present = None if len(outs) == 1 else tuple([c is not None for c in cts])
-            derived = pullback(op_key.op, ins, out_tensors, needs, present)
-            if derived is None:
-                return None
-            found = derived.inline([*ins, *out_tensors, *cts])
-            for k, c in zip(inputs, found):
-                if c is not None:
-                    old = env.get(k)
-                    env[k] = c if old is None else add_any(old, c)
+        try:
+            interpret(walk.operations, env, pull, backward=True)
+        except _Undone:
+            return None
     result = []
     for leaf in leaves:
         c = env.get(leaf.key) if leaf.key in active else None

@@ -23,14 +23,16 @@ def interpret(
     *,
     backward: bool = False,
     constants: bool = False,
+    every: bool = False,
 ) -> dict[ValueKey, Any]:
     """Walk `operations` once and run `step(op_key, values)` on each that touches `env`.
 
     Forward: `values` are the env entries of the op's inputs (None where absent) and the
     step's results become the env entries of its outputs (None: left out); with `constants`
-    an op with no input (a literal, an iota) runs too. Backward (transposition): `values`
-    are the entries of its outputs, popped, and the results are *added* to its inputs'
-    entries by the step itself (accumulation is the transform's business)."""
+    an op with no input (a literal, an iota) runs too, and with `every`, every op.
+    Backward (transposition): `values` are the entries of its outputs, popped, and the
+    results are *added* to its inputs' entries by the step itself (accumulation is the
+    transform's business)."""
     pop, get = env.pop, env.get
     if backward:
         for op_key in reversed(operations):
@@ -40,8 +42,9 @@ def interpret(
         return env
     for op_key in operations:
         values = [get(k) for k in op_key.inputs]
-        if not any([v is not None for v in values]) and not (constants and not values):
-            continue
+        if not every and not any([v is not None for v in values]):
+            if not (constants and not values):
+                continue
         for key, out in zip(op_key.outputs, step(op_key, values)):
             if out is not None:
                 env[key] = out

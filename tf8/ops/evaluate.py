@@ -7,9 +7,12 @@ time (how many elements `nonzero` finds) is learnt from the arrays as they come,
 symbolic parameters are evaluated for it; a shape guard is checked once its sizes are known.
 This is how a traced value that was recorded but not computed gets its value, and how a
 control-flow body with such sizes runs. A body without them runs as one generated function
-(`program_function`, tf8.ops.lowering), built once per body.
+(`program_function`, tf8.ops.lowering), built once per body, its ops on constants alone
+computed once.
 
-`jit` goes through the compiler and runtime instead: passes, fusion and engines are theirs.
+`jit` goes through the compiler and runtime instead: passes, fusion and engines are theirs,
+and a runtime hands each body of a program it prepares a runner of its own
+(`ClosedProgram.use`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from tf8.graph.interpret import interpret
 from .definition import definition
 from .fpstate import ignore_fp_errors, restore_fp_errors
 from .leaves import Conflict
-from .lowering import python_function
+from .lowering import fold_constants, python_function
 from .primitive import Primitive
 from .shapes import DimExpr, ShapeGuard, dim_symbols, evaluate_dim, has_symbolic, is_symbolic
 
@@ -91,7 +94,12 @@ def program_function(
     operations = materialize_merge(None, list(outputs)).operations
     if any(_needs_sizes(op_key) for op_key in operations):
         return lambda arrays: evaluate(outputs, dict(zip(inputs, arrays)))
-    fn = python_function(inputs, outputs, {}, operations, name)
+    token = ignore_fp_errors()
+    try:  # the ops on constants alone (a literal and its broadcast) run once, here
+        constants, rest = fold_constants({}, operations, outputs)
+    finally:
+        restore_fp_errors(token)
+    fn = python_function(inputs, outputs, constants, rest, name)
 
     def run(arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
         token = ignore_fp_errors()

@@ -24,12 +24,13 @@ from typing import Any
 import numpy as np
 
 from tf8.graph import OperationKey, ValueKey
+from tf8.graph.interpret import interpret
 from tf8.ops.avals import value_aval
 from tf8.ops.definition import definition
 from tf8.ops.fusion import PREVIOUS, Literal, Steps
 from tf8.ops.shapes import has_symbolic
 
-__all__ = ["python_function", "step_argument", "ufunc_steps"]
+__all__ = ["fold_constants", "python_function", "step_argument", "ufunc_steps"]
 
 
 def ufunc_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
@@ -123,3 +124,26 @@ def _expression(source: _Source, op: Any, args: list[str], avals: list[Any]) -> 
             return fusion.view.code(op, args[0], source.global_)
     kernel = source.global_("k", found.kernel)
     return f"{kernel}({source.global_('o', op)}{''.join(', ' + a for a in args)})"
+
+
+def fold_constants(
+    leaves: Mapping[ValueKey, Any], operations: Sequence[OperationKey], outputs: Sequence[Any]
+) -> tuple[dict, list]:
+    """(the values the remaining ops and the outputs read, computed from `leaves` by every op
+    on constants alone, once; the remaining ops): what `python_function` takes as its
+    constants and operations."""
+    folded: dict[ValueKey, Any] = dict(leaves)
+    rest: list = []
+
+    def fold(op_key: OperationKey, values: list) -> Sequence[Any]:
+        kernel = definition(op_key.op).kernel
+        if kernel is None or any([v is None for v in values]):
+            rest.append(op_key)
+            return ()
+        found = kernel(op_key.op, *values)
+        found = (found,) if len(op_key.outputs) == 1 else found
+        return [np.asarray(v) for v in found]
+
+    interpret(operations, folded, fold, every=True)
+    needed = {k for op_key in rest for k in op_key.inputs} | set(outputs)
+    return {k: v for k, v in folded.items() if k in needed}, rest

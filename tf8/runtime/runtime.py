@@ -29,6 +29,7 @@ from tf8.ops import dtypes as dt
 from tf8.ops.primitive import Aval, Primitive
 from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, has_symbolic, shape_str
 
+from .bodies import hand_bodies
 from .dot import prepared_dot
 from .dynamic import interpret
 from .engines import Engine, get_engine
@@ -97,18 +98,21 @@ class Runtime:
                 f"Runtime.prepare takes a CompiledGraph (from GraphCompiler.compile), "
                 f"got {type(compiled).__name__}"
             )
-        prepared = self._cache.get_or_make(
-            compiled.fingerprint,
-            lambda: PreparedProgram(
-                compiled.program,
-                self.host,
-                self.passes,
-                self.regions,
-                self.optimise,
-                guests=self.engines[:-1],
-            ),
-        )
+        prepared = self._cache.get_or_make(compiled.fingerprint, lambda: self._make(compiled))
         return Prepared(compiled, prepared)
+
+    def _make(self, compiled: CompiledGraph) -> PreparedProgram:
+        # the program's control-flow bodies run on a numpy runtime's prepared programs
+        numpy_only = self.engines == (self.host,) and self.host.name == "numpy"
+        hand_bodies(compiled.program, self if numpy_only else _numpy_runtime())
+        return PreparedProgram(
+            compiled.program,
+            self.host,
+            self.passes,
+            self.regions,
+            self.optimise,
+            guests=self.engines[:-1],
+        )
 
     @property
     def cache_stats(self) -> LRUCache:
@@ -117,6 +121,15 @@ class Runtime:
 
     def clear_cache(self) -> None:
         self._cache.clear()
+
+
+_NUMPY: list[Runtime] = []  # the numpy runtime bodies run on where the outer one is not
+
+
+def _numpy_runtime() -> Runtime:
+    if not _NUMPY:
+        _NUMPY.append(Runtime())
+    return _NUMPY[0]
 
 
 class Prepared(Drawable):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,11 +30,22 @@ from tf8.ops.shapes import shape_str
 
 from .base import ExtensionOp
 
+Runner = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
+
 
 class ClosedProgram:
     """A closed sub-program: input leaf keys and avals, output keys and avals (interned)."""
 
-    __slots__ = ("inputs", "outputs", "in_avals", "out_avals", "fingerprint", "_run", "__weakref__")
+    __slots__ = (
+        "inputs",
+        "outputs",
+        "in_avals",
+        "out_avals",
+        "fingerprint",
+        "_run",
+        "_handed",
+        "__weakref__",
+    )
     _table: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
     inputs: tuple[ValueKey, ...]
@@ -61,6 +72,7 @@ class ClosedProgram:
             h.update(b"|" if key is None else key.fingerprint.to_bytes(16, "little"))
         self.fingerprint = int.from_bytes(h.digest(), "little")
         self._run = None
+        self._handed = False
         cls._table[structure] = self
         return self
 
@@ -74,11 +86,19 @@ class ClosedProgram:
         return f"{{program #{self.fingerprint:032x}}}"
 
     def run(self, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
-        """Run the program on numpy arrays (its function generated once, on first use)."""
+        """Run the program on numpy arrays: with the runner a runtime handed it (`use`), else
+        as one function generated from its ops (once, on first use)."""
         run = self._run
         if run is None:
             run = self._run = program_function(self.inputs, self.outputs)
         return run(arrays)
+
+    def use(self, make_runner: Callable[[ClosedProgram], Runner]) -> None:
+        """Run with `make_runner(self)` from now on: a runtime preparing a program that holds
+        this one hands it its own compiled runner (the first runtime to do so keeps it)."""
+        if not self._handed:
+            self._run = make_runner(self)
+            self._handed = True
 
     def pretty(self, indent: str = "    ") -> str:
         """The program as nested text: inputs, one line per op (sub-programs nested), outputs."""
