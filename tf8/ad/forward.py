@@ -5,14 +5,16 @@ of each op on a differentiated value), but nothing is kept for later: as each op
 JVP rule — the one the graph path uses — computes the output tangents from the inputs'
 tangents, at once, on concrete values: outermost, as the numpy function derived from the rule
 for these avals (tf8.ad.derive); inside enclosing tapes, as the rule's own tf8 ops, which they
-see. The tape follows each value with its node (value, argument, tangent), held weakly: a
-value nothing else holds is freed with its tangent, as the run goes. As with the reverse tape,
-what cannot run this way hands the transform to the graph path.
+see. The tape follows each value with its node (value, argument, tangent) in a table of its
+own; when the table doubles, the values only the table still holds are dropped with their
+tangents, so a long run keeps the memory of the values it can still use, as op-by-op code
+does. As with the reverse tape, what cannot run this way hands the transform to the graph
+path.
 """
 
 from __future__ import annotations
 
-import weakref
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,25 +33,34 @@ from .linearize import JVP
 
 __all__ = ["ForwardTape"]
 
+_refcount = sys.getrefcount
+_FIRST_LIMIT = 4096  # entries before the first prune
+_UNHELD = 2  # getrefcount of a value only its node holds: the node and the call itself
+
 
 class ForwardTape:
     """Computes each op's output tangents as the op runs."""
 
-    __slots__ = ("failed", "nodes")
+    __slots__ = ("failed", "nodes", "limit")
 
     def __init__(self) -> None:
         self.failed: str | None = None
         self.nodes: dict[int, tuple] = {}
+        self.limit = _FIRST_LIMIT
 
     def follow(self, t: TracedTensor, where: str, tangent: Any = None) -> None:
-        """Follow `t` with `tangent`, until `t` is freed."""
-        key = id(t)
+        """Follow `t` with `tangent` (held by the tape: no other value takes its id)."""
+        self.nodes[id(t)] = (t, where, tangent)
+        if len(self.nodes) > self.limit:
+            self.prune()
+
+    def prune(self) -> None:
+        """Drop the values only this table holds (no later op can read them), then let the
+        table grow to twice what is left before looking again."""
         nodes = self.nodes
-        nodes[key] = (
-            weakref.ref(t, lambda _, pop=nodes.pop, key=key: pop(key, None)),
-            where,
-            tangent,
-        )
+        for key in [k for k, node in nodes.items() if _refcount(node[0]) <= _UNHELD]:
+            del nodes[key]
+        self.limit = max(_FIRST_LIMIT, 2 * len(nodes))
 
     def record(
         self,
@@ -92,9 +103,12 @@ class ForwardTape:
                     found = _quiet_run(derived.run, *values)
                 except RuntimeError:
                     found = quietly(derived.run, *values)
-                for out, total in zip(outputs, found):
+                where = node[1]
+                for out, total in zip(outputs, found):  # `follow`, inlined: the hot path
                     if total is not None:
-                        self.follow(out, node[1], _tangent(out, total))
+                        nodes[id(out)] = (out, where, _tangent(out, total))
+                if len(nodes) > self.limit:
+                    self.prune()
                 return
         # the rule's own ops are seen by the enclosing tapes only (JAX's trace levels)
         below = tapes[: tapes.index(self)]

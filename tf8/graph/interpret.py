@@ -34,17 +34,30 @@ def interpret(
     results are *added* to its inputs' entries by the step itself (accumulation is the
     transform's business)."""
     pop, get = env.pop, env.get
+    # (loops, not comprehensions: a comprehension is a call on Python 3.11, and this loop
+    # runs for every op of every transform)
     if backward:
         for op_key in reversed(operations):
-            values = [pop(k, None) for k in op_key.outputs]
-            if any([v is not None for v in values]):  # (not count(None): values define ==)
+            values = []
+            touched = False
+            for k in op_key.outputs:
+                v = pop(k, None)
+                values.append(v)
+                if v is not None:  # (not count(None): values define ==)
+                    touched = True
+            if touched:
                 step(op_key, values)
         return env
     for op_key in operations:
-        values = [get(k) for k in op_key.inputs]
-        if not every and not any([v is not None for v in values]):
-            if not (constants and not values):
-                continue
+        values = []
+        touched = every
+        for k in op_key.inputs:
+            v = get(k)
+            values.append(v)
+            if v is not None:
+                touched = True
+        if not touched and not (constants and not values):
+            continue
         for key, out in zip(op_key.outputs, step(op_key, values)):
             if out is not None:
                 env[key] = out
