@@ -33,7 +33,7 @@ from .lowering import fold_constants, python_function
 from .primitive import Primitive
 from .shapes import DimExpr, ShapeGuard, dim_symbols, evaluate_dim, has_symbolic, is_symbolic
 
-__all__ = ["evaluate", "program_function", "specialize"]
+__all__ = ["bind_sizes", "check_ready", "evaluate", "program_function", "specialize"]
 
 
 def evaluate(
@@ -57,7 +57,7 @@ def evaluate(
         if value is None:
             raise TracingError(f"leaf {leaf.label()!r} ({leaf.aval}) has no value to evaluate")
         env[key] = value
-        _bind(sizes, leaf.aval.shape, value)
+        bind_sizes(sizes, leaf.aval.shape, value)
     pending: list[ShapeGuard] = []
 
     def step(op_key: OperationKey, values: list) -> Sequence[Any]:
@@ -67,13 +67,13 @@ def evaluate(
             if all(type(v) is np.ndarray for v in found):
                 return found
         avals, guards = op_key.meta if op_key.meta is not None else ((), ())
-        pending = _check_ready([*pending, *guards], sizes)
+        pending = check_ready([*pending, *guards], sizes)
         op = specialize(op_key.op, sizes)
         result = definition(op).kernel(op, *values)
         results = result if len(op_key.outputs) > 1 else (result,)
         arrays = [np.asarray(r) for r in results]
         for aval, array in zip(avals, arrays):
-            _bind(sizes, aval.shape, array)
+            bind_sizes(sizes, aval.shape, array)
         return arrays
 
     token = ignore_fp_errors()  # kernels follow IEEE
@@ -81,7 +81,7 @@ def evaluate(
         interpret(flat.operations, env, step, constants=True)
     finally:
         restore_fp_errors(token)
-    _check_ready(pending, sizes)
+    check_ready(pending, sizes)
     return [env[k] for k in outputs]
 
 
@@ -135,7 +135,7 @@ def _evaluate_param(value: Any, sizes: Mapping[str, int]) -> Any:
     return value
 
 
-def _bind(sizes: dict[str, int], shape: Sequence[Any], array: Any) -> None:
+def bind_sizes(sizes: dict[str, int], shape: Sequence[Any], array: Any) -> None:
     """Learn the sizes a symbolic `shape` takes in `array`."""
     for dim, size in zip(shape, np.shape(array)):
         if isinstance(dim, DimExpr) and len(dim.symbols) == 1:
@@ -144,7 +144,7 @@ def _bind(sizes: dict[str, int], shape: Sequence[Any], array: Any) -> None:
                 sizes[name] = int(size)
 
 
-def _check_ready(pending: Sequence[ShapeGuard], sizes: Mapping[str, int]) -> list[ShapeGuard]:
+def check_ready(pending: Sequence[ShapeGuard], sizes: Mapping[str, int]) -> list[ShapeGuard]:
     """Check the guards whose sizes are known; the others wait."""
     waiting = []
     for guard in pending:

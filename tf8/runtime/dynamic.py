@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from tf8.ops.shapes import DimExpr, ShapeGuard, dim_symbols
+from tf8.ops.evaluate import bind_sizes, check_ready
+from tf8.ops.shapes import dim_symbols
 
 from .exec_program import ExecProgram
 
@@ -25,24 +26,6 @@ def run_time_symbols(program: ExecProgram) -> frozenset[str]:
     known = frozenset().union(*(dim_symbols(a.shape) for a in program.input_avals))
     every = frozenset().union(*(dim_symbols(a.shape) for a in program.slot_avals))
     return every - known
-
-
-def _bind(env: dict[str, int], shape: Sequence[Any], array: np.ndarray) -> None:
-    for dim, size in zip(shape, array.shape):
-        if isinstance(dim, DimExpr) and len(dim.symbols) == 1:
-            (name,) = dim.symbols
-            if name not in env and dim == DimExpr.symbol(name):
-                env[name] = int(size)
-
-
-def _check_ready(pending: list[ShapeGuard], env: Mapping[str, int]) -> list[ShapeGuard]:
-    waiting = []
-    for guard in pending:
-        if dim_symbols((guard.lhs, guard.rhs)) <= env.keys():
-            guard.check(env)
-        else:
-            waiting.append(guard)
-    return waiting
 
 
 def interpret(
@@ -56,7 +39,7 @@ def interpret(
     """Run `program` instruction by instruction, learning run-time sizes into `env`; `quiet`
     is the engine's context silencing floating-point warnings."""
     env = dict(env)
-    pending = _check_ready(list(program.guards), env)
+    pending = check_ready(list(program.guards), env)
     slots: dict[int, Any] = dict(enumerate(values))
     with quiet():
         for inst in program.instructions:
@@ -65,10 +48,10 @@ def interpret(
             outputs = result if len(inst.outputs) > 1 else (result,)
             for slot, out in zip(inst.outputs, outputs):
                 out = np.asarray(out)
-                _bind(env, program.slot_avals[slot].shape, out)
+                bind_sizes(env, program.slot_avals[slot].shape, out)
                 slots[slot] = out
             if pending:
-                pending = _check_ready(pending, env)
+                pending = check_ready(pending, env)
     inputs = [slots[i] for i in range(program.n_inputs)]
     return fresh_outputs([slots[s] for s in program.output_slots], inputs)
 

@@ -26,8 +26,9 @@ from tf8.errors import (
 from tf8.graph import ValueKey
 from tf8.graph.caches import LRUCache
 from tf8.ops import dtypes as dt
-from tf8.ops.primitive import Aval, Primitive
-from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, has_symbolic, shape_str
+from tf8.ops.evaluate import specialize
+from tf8.ops.primitive import Aval
+from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, shape_str
 
 from .bodies import hand_bodies
 from .dot import prepared_dot
@@ -36,22 +37,6 @@ from .engines import Engine, get_engine
 from .exec_program import ExecProgram
 from .passes import DEFAULT_PASSES, Pass, PassStats, stats_table
 from .tiers import PreparedProgram
-
-
-def _evaluate_param(value: Any, env: Mapping[str, int]) -> Any:
-    if isinstance(value, DimExpr):
-        return evaluate_dim(value, env)
-    if isinstance(value, tuple):
-        return tuple(_evaluate_param(v, env) for v in value)
-    return value
-
-
-def specialize(op: Any, env: Mapping[str, int]) -> Any:
-    """`op` with its symbolic parameters evaluated for the run's dimension sizes."""
-    if not has_symbolic(op.params):
-        return op
-    params = {k: _evaluate_param(v, env) for k, v in op.params}
-    return Primitive(op.name, op.input_count, **params)
 
 
 class Runtime:
