@@ -68,6 +68,7 @@ class ForwardTape:
         inputs: Sequence[TracedTensor],
         outputs: Sequence[TracedTensor],
         node: tuple,
+        followed: tuple[bool, ...] = (),
     ) -> None:
         d = definition(op)
         if d.stops_derivative:

@@ -59,7 +59,8 @@ class Tape:
     __slots__ = ("entries", "handle", "__weakref__")
 
     def __init__(self) -> None:
-        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor]]] = []
+        # (op, inputs, outputs, which inputs the tape follows)
+        self.entries: list[tuple[Any, tuple, Sequence[TracedTensor], tuple]] = []
         self.handle = TapeHandle(weakref.ref(self))
 
     @property
@@ -91,9 +92,8 @@ class Tape:
         return [table.get(id(leaf)) for leaf in leaves]
 
     def _walk_back(self, table: dict[int, Any], nested: bool) -> None:
-        nodes = self.handle.nodes
         derived_get = DERIVED.get
-        for op, inputs, outs in reversed(self.entries):
+        for op, inputs, outs, needs_t in reversed(self.entries):
             if len(outs) == 1:
                 ct = table.pop(id(outs[0]), None)
                 if ct is None:
@@ -103,10 +103,6 @@ class Tape:
                 cts = [table.pop(id(o), None) for o in outs]
                 if all(c is None for c in cts):
                     continue
-            needs = []
-            for t in inputs:  # (a loop: a comprehension costs a call on Python 3.11)
-                needs.append(id(t) in nodes)
-            needs_t = tuple(needs)
             found = None
             if not nested and len(outs) == 1 and len(inputs) <= 2:
                 # the derived pullback on numpy values (`tape_rules.vjp`, inlined: the hot path)
@@ -122,7 +118,7 @@ class Tape:
                         found = cached[0].run(x._value, y._value, outs[0]._value, ct)
             if found is None:
                 found = op_vjp(op, inputs, outs, cts, needs_t, nested)
-            for t, need, c in zip(inputs, needs, found):
+            for t, need, c in zip(inputs, needs_t, found):
                 if need and c is not None:
                     if nested:
                         _accumulate(table, t, c, nested)
@@ -154,9 +150,15 @@ class TapeHandle:
         self.nodes[id(t)] = (t, where, tangent)
 
     def record(
-        self, op: Any, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], node: tuple
+        self,
+        op: Any,
+        inputs: Sequence[TracedTensor],
+        outputs: Sequence[TracedTensor],
+        node: tuple,
+        followed: tuple[bool, ...],
     ) -> None:
-        """`op` ran on `inputs` (one of them taped, with `node`) giving `outputs`."""
+        """`op` ran on `inputs` (those `followed` marks are taped; the first with `node`)
+        giving `outputs`."""
         d = definition(op)
         if d.stops_derivative:
             return
@@ -166,7 +168,7 @@ class TapeHandle:
                 nodes[id(out)] = (out, node[1], None)
         tape = self._tape()
         if tape is not None:  # (it is: a tape records only while its run holds it)
-            tape.entries.append((op, tuple(inputs), outputs))
+            tape.entries.append((op, tuple(inputs), outputs, followed))
 
 
 def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -> None:

@@ -208,15 +208,22 @@ def followed(tapes: tuple, inputs: Sequence[TracedTensor]) -> bool:
 
 
 def write_down(tapes: tuple, op: Any, inputs: Sequence[TracedTensor], outputs: list) -> None:
-    """Each tape following one of `inputs` writes the op down (with that input's node); the
-    others ignore it."""
+    """Each tape following one of `inputs` writes the op down (with the first such input's
+    node, and which inputs it follows); the others ignore it."""
     for tape in tapes:
         nodes = tape.nodes
+        node = None
+        mask = []  # which inputs the tape follows (the pullback it derives needs it)
         for t in inputs:
-            node = nodes.get(id(t))
-            if node is not None:
-                tape.record(op, inputs, outputs, node)
-                break
+            found = nodes.get(id(t))
+            if found is None:
+                mask.append(False)
+            else:
+                mask.append(True)
+                if node is None:
+                    node = found
+        if node is not None:
+            tape.record(op, inputs, outputs, node, tuple(mask))
 
 
 def _planned(op: Any, inputs: Sequence[TracedTensor]) -> tuple | bool:
