@@ -33,7 +33,6 @@ import numpy as np
 from tf8 import tree
 from tf8.lax.builders import convert, zeros
 from tf8.lax.core import TapeFrame, TransformFrame, apply, concrete
-from tf8.lax.values import tag
 from tf8.ops.definition import DERIVED, definition
 from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
 from tf8.ops.frames import current, frame_var
@@ -259,7 +258,7 @@ def run_on_tape(
             if part:
                 where += f" (leaf {j} of its pytree)"
             tangent = None if tangents is None else tangents[len(leaves) + j]
-            tag(leaf, handle, where, tangent)
+            handle.follow(leaf, where, tangent)
             taped.append(leaf)
         leaves.extend(taped)
         defs.append((treedef, len(taped)))

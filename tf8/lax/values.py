@@ -1,29 +1,16 @@
-"""What transforms keep beside the graph: the value tables of recorded ops, and the nodes
-by which tapes (tf8.ad.tape) follow the values they differentiate (each tape's own table,
-`nodes`: id(value) -> (the value, or a weak reference to it; what it depends on; its tangent
-or None))."""
+"""The value tables transforms keep beside the graph: the values of recorded ops computed
+while a transform ran, by key. (Tapes follow their values in tables of their own:
+tf8.ad.tape, tf8.ad.forward.)"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import numpy as np
 
 from tf8.graph import ValueKey
-from tf8.traced import TracedTensor
 
-__all__ = ["known_value", "node_of", "remember_value", "tag"]
-
-
-def node_of(t: TracedTensor, tape: Any) -> tuple | None:
-    """`t`'s node for `tape`, or None when that tape does not follow `t`."""
-    return tape.nodes.get(id(t))
-
-
-def tag(t: TracedTensor, tape: Any, where: str, tangent: Any = None) -> None:
-    """Let `tape` follow `t`, which depends on `where` (with `tangent`, in forward mode)."""
-    tape.follow(t, where, tangent)
+__all__ = ["known_value", "remember_value"]
 
 
 def remember_value(table: dict, key: ValueKey, value: np.ndarray) -> None:
