@@ -233,3 +233,12 @@ def test_tensor_copies_a_writeable_foreign_buffer(kind):
 
 # --- Older than today's changes (also fail on d3a98b7), listed as differences from JAX ------
 A32 = np.array([1.0, 2.0], np.float32)
+
+
+def test_a_numpy_array_with_a_python_scalar_computes_at_once():
+    # found by the conformance corpus: the fast path read `._value` of the numpy array
+    a = np.linspace(0.5, 1.0, 4).astype(np.float32)
+    found = tnp.add(a, 2.0)
+    assert found.dtype == np.float32
+    np.testing.assert_array_equal(np.asarray(found), a + np.float32(2.0))
+    np.testing.assert_array_equal(np.asarray(tnp.multiply(2.0, a)), 2.0 * a)

@@ -159,10 +159,10 @@ def fast_binary(op: Any, ufunc: np.ufunc | None, general: Callable) -> Callable:
             # outside transforms: numpy's broadcasting and weak scalars give the same values
             ax, ay = _eager_operand(x), _eager_operand(y)
             if ax is not None and ay is not None and (ax is not _NUMBER or ay is not _NUMBER):
-                if ax is _NUMBER:
-                    return ufunc_leaf(ufunc, ay, x, y._value)
+                if ax is _NUMBER:  # (the other operand: a tensor or a numpy array)
+                    return ufunc_leaf(ufunc, ay, x, _value(y))
                 if ay is _NUMBER:
-                    return ufunc_leaf(ufunc, ax, x._value, y)
+                    return ufunc_leaf(ufunc, ax, _value(x), y)
                 # two tensors of one aval: the general path makes the plan the one-aval path
                 # above then uses; a numpy array and a tensor: numpy's broadcasting, always
                 if ax.dtype == ay.dtype and (ax is not ay or type(x) is not type(y)):
