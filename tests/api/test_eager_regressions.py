@@ -242,3 +242,13 @@ def test_a_numpy_array_with_a_python_scalar_computes_at_once():
     assert found.dtype == np.float32
     np.testing.assert_array_equal(np.asarray(found), a + np.float32(2.0))
     np.testing.assert_array_equal(np.asarray(tnp.multiply(2.0, a)), 2.0 * a)
+
+
+def test_a_float_function_of_a_python_scalar_stays_weakly_typed():
+    # JAX (x64): exp(2.0) is a weak float64, so exp(2.0) * a32 stays float32, eagerly and
+    # under jit (found by the conformance corpus; #28's first case)
+    a = np.ones(3, np.float32)
+    assert tnp.exp(2.0)._weak and tnp.sin(2)._weak and tnp.sin(2).dtype == np.float64
+    assert (tnp.exp(2.0) * a).dtype == np.float32
+    assert tf8.jit(lambda v: tnp.exp(2.0) * v)(a).dtype == np.float32
+    np.testing.assert_allclose(np.asarray(tnp.exp(2.0) * a), np.exp(2.0) * a, rtol=1e-6)

@@ -249,9 +249,11 @@ def elementwise(name: str, *values: ArrayLike, **params: Any) -> TracedTensor:
 
 def inexact(x: ArrayLike) -> TracedTensor:
     """`x` in an inexact dtype (ints and bools → float64, uint8 → float32), as numpy's float
-    ufuncs do."""
+    ufuncs do. A Python scalar stays weakly typed, as in JAX (`exp(2.0) * a32` is float32)."""
+    weak = is_weak_scalar(x)
     x = asarray(x)
-    return astype(x, dt.ufunc_float_dtype(x.dtype))
+    x = astype(x, dt.ufunc_float_dtype(x.dtype))
+    return _weak(x) if weak and x.dtype.kind in "fc" else x
 
 
 def full_of(value: Any, shape: Sequence[Dim], dtype: Any) -> TracedTensor:
