@@ -252,3 +252,13 @@ def test_a_float_function_of_a_python_scalar_stays_weakly_typed():
     assert (tnp.exp(2.0) * a).dtype == np.float32
     assert tf8.jit(lambda v: tnp.exp(2.0) * v)(a).dtype == np.float32
     np.testing.assert_allclose(np.asarray(tnp.exp(2.0) * a), np.exp(2.0) * a, rtol=1e-6)
+
+
+def test_the_imaginary_part_of_a_real_array_is_zeros():
+    # found by the conformance corpus: x * 0 gave NaN at infinities and -0.0 at negatives
+    x = np.array([np.inf, -np.inf, np.nan, -2.0, 3.0])
+    for found in (tnp.imag(x), tf8.jit(tnp.imag)(x)):
+        value = np.asarray(found)
+        assert value.dtype == x.dtype and not np.signbit(value).any()
+        np.testing.assert_array_equal(value, np.zeros(5))
+    assert tnp.imag(2.0)._weak

@@ -14,7 +14,17 @@ from tf8.ops import dtypes as dt
 from tf8.ops.primitive import plain_primitive
 from tf8.traced import TracedTensor
 
-from ._core import ArrayLike, asarray, astype, broadcast_arrays, elementwise, promote, ready_pair
+from ._core import (
+    ArrayLike,
+    asarray,
+    astype,
+    broadcast_arrays,
+    elementwise,
+    full_of,
+    is_weak_scalar,
+    promote,
+    ready_pair,
+)
 from ._logic import logical_and, logical_or
 
 _ADD, _MUL = plain_primitive("add", 2), plain_primitive("mul", 2)
@@ -119,10 +129,15 @@ def real(x: ArrayLike) -> TracedTensor:
 
 
 def imag(x: ArrayLike) -> TracedTensor:
+    """The imaginary part; of a real `x`, zeros of its shape and dtype (not `x * 0`, which is
+    NaN at infinities and -0 at negatives), weakly typed when `x` is, as in JAX."""
+    weak = is_weak_scalar(x)
     x = asarray(x)
     if dt.is_complex(x.dtype):
         return apply1("imag", [x])
-    return multiply(x, 0) if x.dtype != dt.bool_ else astype(multiply(x, False), dt.bool_)
+    zeros = full_of(0, x.shape, x.dtype)
+    zeros._weak = weak or x._weak
+    return zeros
 
 
 def absolute(x: ArrayLike) -> TracedTensor:
