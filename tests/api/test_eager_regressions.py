@@ -262,3 +262,14 @@ def test_the_imaginary_part_of_a_real_array_is_zeros():
         assert value.dtype == x.dtype and not np.signbit(value).any()
         np.testing.assert_array_equal(value, np.zeros(5))
     assert tnp.imag(2.0)._weak
+
+
+@pytest.mark.parametrize("name, sign", [("isposinf", 1.0), ("isneginf", -1.0)])
+def test_isposinf_and_isneginf_as_numpy_and_jax(name, sign):
+    x = np.array([1.0, np.inf, -np.inf, np.nan, 0.0])
+    fn = getattr(tnp, name)
+    for found in (fn(x), tf8.jit(fn)(x), fn(x.astype(np.float32))):
+        np.testing.assert_array_equal(np.asarray(found), x == sign * np.inf)
+    np.testing.assert_array_equal(np.asarray(fn(np.array([1, 2]))), [False, False])
+    with pytest.raises(tf8.errors.DTypeError, match=name):
+        fn(np.array([1j]))

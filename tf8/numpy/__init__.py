@@ -87,6 +87,8 @@ from ._float_ufuncs import (
     isfinite,
     isinf,
     isnan,
+    isneginf,
+    isposinf,
     log,
     log1p,
     log2,

@@ -155,3 +155,40 @@ def isfinite(x: ArrayLike) -> TracedTensor:
     if dt.is_complex(x.dtype):
         return logical_and(isfinite(real(x)), isfinite(imag(x)))
     return less(absolute(x), math.inf)
+
+
+def isposinf(x: ArrayLike) -> TracedTensor:
+    """Where `x` is +inf, elementwise (numpy's and JAX's `isposinf`).
+
+    Args:
+        x: a real array (integers and bools are never infinite).
+
+    Returns:
+        A bool array of `x`'s shape.
+
+    >>> import tf8.numpy as tnp
+    >>> tnp.isposinf(tnp.array([1.0, float("inf"), -float("inf")])).tolist()
+    [False, True, False]
+
+    As JAX: a complex `x` raises (DTypeError here, ValueError in JAX).
+    """
+    return _signed_inf(x, math.inf, "isposinf")
+
+
+def isneginf(x: ArrayLike) -> TracedTensor:
+    """Where `x` is -inf, elementwise (numpy's and JAX's `isneginf`); see `isposinf`.
+
+    >>> import tf8.numpy as tnp
+    >>> tnp.isneginf(tnp.array([1.0, float("inf"), -float("inf")])).tolist()
+    [False, False, True]
+    """
+    return _signed_inf(x, -math.inf, "isneginf")
+
+
+def _signed_inf(x: ArrayLike, inf: float, name: str) -> TracedTensor:
+    x = asarray(x)
+    if dt.is_complex(x.dtype):
+        raise DTypeError(f"{name} is not defined for complex input ({x.aval})")
+    if not dt.is_inexact(x.dtype):
+        return full_of(False, x.shape, dt.bool_)
+    return equal(x, inf)
