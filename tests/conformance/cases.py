@@ -1,8 +1,8 @@
 """The conformance corpus's cases: each function shared with JAX, named once with its
 argument grid (record.py runs them through JAX, test_replay.py through tf8).
 
-A case is (function name, arguments). An argument is a numpy array (its dtype and shape are
-the case's) or a Python scalar, which JAX and tf8 treat as weakly typed. Grids cover 0-d,
+A case is (function name, arguments, keywords). An argument is a numpy array (its dtype and
+shape are the case's) or a Python scalar, which JAX and tf8 treat as weakly typed. Grids cover 0-d,
 empty and broadcasting shapes; float32, float64, complex, int and bool; and special values
 (signed zeros, infinities, NaN, ties). To record a new function, add its name to a family
 below (or a family of its own with its grid) and run record.py.
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-Case = tuple[str, tuple[Any, ...]]
+Case = tuple[str, tuple[Any, ...], dict[str, Any]]  # (function, arguments, keywords)
 
 UNARY = [
     "abs", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh", "cbrt",
@@ -71,13 +71,35 @@ def _binary_arguments(rng: np.random.Generator) -> Iterator[tuple[Any, ...]]:
     yield ((a + 1j * b).astype(np.complex128), b)
 
 
+REDUCTIONS = [
+    "sum", "prod", "mean", "max", "min", "argmax", "argmin", "std", "var", "all", "any",
+    "cumsum", "cumprod", "nansum", "nanmean", "amax", "amin", "ptp", "median",
+    "count_nonzero", "average",
+]  # fmt: skip
+
+
+def _reduction_arguments(rng: np.random.Generator) -> Iterator[tuple[tuple, dict]]:
+    base = rng.uniform(-2.0, 2.0, (3, 4))
+    for x in (base, base.astype(np.float32), np.array([[1, -2, 3], [4, 0, -6]], np.int32)):
+        for keywords in ({}, {"axis": 0}, {"axis": 1}, {"axis": -1, "keepdims": True}):
+            yield (x,), keywords
+    yield (np.array([[True, False], [True, True]]),), {"axis": 0}
+    yield (np.array([[1.0, np.nan], [np.inf, 2.0]]),), {"axis": 1}
+    yield (np.array(2.5),), {}
+    yield (np.zeros((0, 3)),), {"axis": 1}
+
+
 def cases() -> Iterator[Case]:
-    """Every case, in a fixed order (the corpus stores them by position)."""
+    """Every case, in a fixed order (the ledger names them by function and arguments)."""
     for name in UNARY:
         rng = np.random.default_rng(len(name))
         for args in _unary_arguments(rng):
-            yield name, args
+            yield name, args, {}
     for name in BINARY:
         rng = np.random.default_rng(len(name) + 100)
         for args in _binary_arguments(rng):
-            yield name, args
+            yield name, args, {}
+    for name in REDUCTIONS:
+        rng = np.random.default_rng(len(name) + 200)
+        for args, keywords in _reduction_arguments(rng):
+            yield name, args, keywords

@@ -13,6 +13,7 @@ JSON list of each case's facts, with where its arrays lie.
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,8 +52,10 @@ def _facts(out: Any) -> dict:
 def record() -> None:
     packer = Packer()
     index = []
-    for name, args in cases():
+    for name, args, keywords in cases():
         entry: dict[str, Any] = {"name": name, "kinds": [_kind(a) for a in args]}
+        if keywords:
+            entry["keywords"] = keywords
         entry["in"] = [packer.put(np.asarray(arg)) for arg in args]
         fn = getattr(jnp, name, None)
         if fn is None:
@@ -61,19 +64,20 @@ def record() -> None:
             continue
         jargs = [jnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]
         try:
-            out = fn(*jargs)
+            out = fn(*jargs, **keywords)
         except Exception as exc:  # noqa: BLE001 - JAX's refusal is a fact to record
             entry["error"] = type(exc).__name__
             index.append(entry)
             continue
         entry.update(_facts(out))
         entry["out"] = packer.put(np.asarray(out))
+        call = functools.partial(fn, **keywords)
         inexact = all(isinstance(a, np.ndarray) and a.dtype.kind in "fc" and a.size for a in args)
         if inexact and np.asarray(out).dtype.kind in "fc":
             tangents = [jnp.full(a.shape, 0.5, a.dtype) for a in jargs]
-            _, tangent_out = jax.jvp(fn, jargs, tangents)
+            _, tangent_out = jax.jvp(call, jargs, tangents)
             entry["jvp"] = packer.put(np.asarray(tangent_out))
-            value, pullback = jax.vjp(fn, *jargs)
+            value, pullback = jax.vjp(call, *jargs)
             cts = pullback(jnp.full(value.shape, 0.25, value.dtype))
             entry["vjp"] = [packer.put(np.asarray(ct)) for ct in cts]
         index.append(entry)

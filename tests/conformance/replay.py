@@ -4,6 +4,7 @@ mismatch is (case number, function, arguments' signature, path, what differs).""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -104,6 +105,9 @@ def replay(
             entry["_vjp"] = [corpus.array(ref) for ref in entry["vjp"]]
         sig = signature(entry["kinds"], args)
         fn = getattr(tnp, name, None)
+        if fn is not None and entry.get("keywords"):
+            fn = functools.partial(fn, **entry["keywords"])
+            sig += ", " + ", ".join(f"{k}={v}" for k, v in sorted(entry["keywords"].items()))
         if fn is None:
             yield Mismatch(i, name, sig, "eager", "missing in tf8.numpy")
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import collections
 
-from .cases import BINARY, UNARY
+from .cases import BINARY, REDUCTIONS, UNARY
 from .corpus import load
 from .ledger import DELIBERATE, deliberate, keys, open_mismatches
 from .replay import CORPUS, replay
@@ -38,7 +38,7 @@ def test_every_function_of_the_grid_is_recorded_from_jax():
         for name in counts
         if not any(e.get("missing") for e in corpus.index if e["name"] == name)
     }
-    assert set(UNARY) | set(BINARY) <= recorded
+    assert set(UNARY) | set(BINARY) | set(REDUCTIONS) <= recorded
     assert min(counts.values()) >= 12
     assert len(corpus.index) >= 1000
 
