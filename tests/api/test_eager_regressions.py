@@ -273,3 +273,16 @@ def test_isposinf_and_isneginf_as_numpy_and_jax(name, sign):
     np.testing.assert_array_equal(np.asarray(fn(np.array([1, 2]))), [False, False])
     with pytest.raises(tf8.errors.DTypeError, match=name):
         fn(np.array([1j]))
+
+
+def test_a_lax_binary_op_broadcasts_a_rank_0_operand_as_jax_does():
+    # #28: jit(lambda x, s: lax.min(x, s))(x, 2.0) raised a shape error (s is a traced 0-d
+    # value there); JAX's lax broadcasts rank-0 operands, and dtypes must still agree
+    x = np.arange(3.0)
+    expected = np.minimum(x, 2.0)
+    np.testing.assert_array_equal(tf8.jit(lambda x, s: tf8.lax.min(x, s))(x, 2.0), expected)
+    np.testing.assert_array_equal(tf8.jit(lambda x, s: tf8.lax.min(s, x))(x, 2.0), expected)
+    np.testing.assert_array_equal(np.asarray(tf8.lax.min(x, np.float64(2.0))), expected)
+    np.testing.assert_allclose(tf8.grad(lambda s: tf8.lax.min(x, s).sum())(1.5), 1.0)
+    with pytest.raises(tf8.errors.DTypeError):
+        tf8.jit(lambda x, s: tf8.lax.min(x, s))(x.astype(np.float32), 2.0)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, ParameterError
+from tf8.lax.builders import broadcast as _broadcast_in_dim
 from tf8.lax.builders import full
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
@@ -35,11 +36,19 @@ def _array(x: Any, like: TracedTensor | None = None) -> TracedTensor:
 
 
 def _operands(*xs: Any) -> list[TracedTensor]:
-    like = next((x for x in xs if isinstance(x, TracedTensor)), None)
+    """The operands of an elementwise lax op: a Python scalar takes the dtype and shape of a
+    traced operand, and a rank-0 operand is broadcast to the others' shape, as JAX's lax
+    does (so `jit(lambda x, s: lax.min(x, s))(x, 2.0)`, where `s` is traced, works as it
+    does eagerly). Dtypes must still agree."""
+    like = next((x for x in xs if isinstance(x, TracedTensor) and x.ndim), None)
     if like is None:
         like = next((x for x in xs if not isinstance(x, _SCALARS)), None)
         like = None if like is None else _array(like)
-    return [_array(x, like) for x in xs]
+    operands = [_array(x, like) for x in xs]
+    shaped = next((t for t in operands if t.ndim), None)
+    if shaped is not None:
+        operands = [_broadcast_in_dim(t, shaped.shape, ()) if not t.ndim else t for t in operands]
+    return operands
 
 
 def _unary(name: str):
