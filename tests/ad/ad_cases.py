@@ -196,6 +196,7 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "mul": _SMOOTH,
     "div": AdCase(_divisor_nonzero),
     "rem": AdCase(_rem_off_integers),
+    "fmod": AdCase(_rem_off_integers),
     "pow": AdCase(each(positive, None)),
     "neg": _SMOOTH,
     "conj": _SMOOTH,

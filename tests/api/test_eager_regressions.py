@@ -286,3 +286,16 @@ def test_a_lax_binary_op_broadcasts_a_rank_0_operand_as_jax_does():
     np.testing.assert_allclose(tf8.grad(lambda s: tf8.lax.min(x, s).sum())(1.5), 1.0)
     with pytest.raises(tf8.errors.DTypeError):
         tf8.jit(lambda x, s: tf8.lax.min(x, s))(x.astype(np.float32), 2.0)
+
+
+def test_lax_rem_truncates_as_jax_and_fmod_is_numpys():
+    # #28: lax.rem floored (rem(1.5, -1.0) was -0.5); JAX's truncates (0.5), as C's fmod
+    x, y = np.array([1.5, -1.5, 7.0, -7.0]), np.array([-1.0, 1.0, 3.0, 3.0])
+    for found in (tf8.lax.rem(x, y), tf8.jit(tf8.lax.rem)(x, y), tnp.fmod(x, y)):
+        np.testing.assert_array_equal(np.asarray(found), np.fmod(x, y))
+    np.testing.assert_array_equal(np.asarray(tnp.remainder(x, y)), np.remainder(x, y))
+    np.testing.assert_array_equal(np.asarray(tnp.fmod(np.array([7, -7]), 3)), [1, -1])
+    # d/dy fmod(x, y) = -trunc(x / y)
+    np.testing.assert_allclose(tf8.grad(lambda v: tnp.fmod(x, v).sum())(y), -np.trunc(x / y))
+    with pytest.raises(tf8.errors.DTypeError, match="rem: dtype bool"):
+        tf8.lax.rem(np.ones(2, bool), np.ones(2, bool))

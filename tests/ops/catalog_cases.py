@@ -242,6 +242,14 @@ def gen_rem(d: Draw, dtype: np.dtype) -> Case:
     return Case([x, y], {}, lambda: complex_rem(x, y) if dtype.kind == "c" else np.remainder(x, y))
 
 
+def gen_fmod(d: Draw, dtype: np.dtype) -> Case:
+    shape = d.shape()
+    x, y = d.array(dtype, shape, -20, 20), d.array(dtype, shape, -5, 5)
+    if dtype.kind == "c":  # C's remainder of a complex quotient: trunc(Re(x / y))
+        return Case([x, y], {}, lambda: x - y * np.trunc((x / y).real))
+    return Case([x, y], {}, lambda: np.fmod(x, y))
+
+
 def gen_pow(d: Draw, dtype: np.dtype) -> Case:
     shape = d.shape()
     x, y = d.array(dtype, shape, -4, 4), d.array(dtype, shape, -3, 5)
@@ -691,6 +699,7 @@ GENERATORS: dict[str, Generator] = {
     "mul": binary(np.multiply),
     "div": gen_div,
     "rem": gen_rem,
+    "fmod": gen_fmod,
     "pow": gen_pow,
     "neg": unary(np.negative),
     "conj": unary(np.conj),

@@ -78,7 +78,27 @@ def _comparison(direction: str):
     return fn
 
 
-add, sub, mul, div, rem, pow = (_binary(n) for n in ("add", "sub", "mul", "div", "rem", "pow"))
+add, sub, mul, div, pow = (_binary(n) for n in ("add", "sub", "mul", "div", "pow"))  # noqa: A001
+_fmod = _binary("fmod", "rem")
+
+
+def rem(x: Any, y: Any) -> TracedTensor:
+    """lax.rem: C's remainder, with the sign of the dividend `x` (JAX's `lax.rem`; the `fmod`
+    primitive). Operands of one dtype (a Python scalar takes the other's); rank-0 operands
+    broadcast. `tnp.remainder` is numpy's, with the sign of the divisor.
+
+    >>> from tf8 import lax
+    >>> lax.rem(1.5, -1.0).tolist()
+    0.5
+    """
+    operands = _operands(x, y)
+    if any(t.dtype == dt.bool_ for t in operands):
+        raise DTypeError(
+            f"rem: dtype bool not accepted ({', '.join(str(t.aval) for t in operands)})"
+        )
+    return _fmod(*operands)
+
+
 max, min = _binary("maximum", "max"), _binary("minimum", "min")  # noqa: A001 - JAX's names
 atan2 = _binary("atan2")
 complex = _binary("complex")  # noqa: A001

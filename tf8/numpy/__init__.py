@@ -20,6 +20,7 @@ from ._arithmetic import (
     conjugate,
     divide,
     floor_divide,
+    fmod,
     imag,
     maximum,
     minimum,

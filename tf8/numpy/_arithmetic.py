@@ -87,6 +87,25 @@ def remainder(x: ArrayLike, y: ArrayLike) -> TracedTensor:
     return elementwise("rem", x, y)
 
 
+def fmod(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    """C's remainder, with the sign of the dividend `x` (numpy's and JAX's `fmod`; JAX's
+    `lax.rem`), on the promoted dtype; `remainder`/`mod` take the sign of the divisor.
+
+    Args:
+        x, y: real arrays or Python scalars, broadcast together.
+
+    >>> import tf8.numpy as tnp
+    >>> tnp.fmod(tnp.array([1.5, -1.5]), -1.0).tolist()
+    [0.5, -0.5]
+
+    As JAX, a complex operand raises (DTypeError here, TypeError in JAX).
+    """
+    a, b = promote(x, y)
+    if dt.is_complex(a.dtype):
+        raise DTypeError(f"fmod is not defined for complex input ({a.aval}, {b.aval})")
+    return elementwise("fmod", a, b)
+
+
 mod = remainder
 
 

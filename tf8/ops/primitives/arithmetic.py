@@ -44,6 +44,12 @@ def _rem(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.remainder(x, y)
 
 
+def _fmod(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind == "c":
+        return np.asarray(x - y * np.trunc((x / y).real))
+    return np.fmod(x, y)
+
+
 def _pow(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "i":  # numpy refuses negative integer powers; follow XLA (0, or ±1)
         neg = y < 0
@@ -117,6 +123,18 @@ def _rem_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> li
     if ty is None:
         return [tx]
     quotient = lax.convert(lax.unary("floor", lax.real(lax.div(x, y))), x.dtype)
+    return [lax.add_any(tx, lax.neg(lax.mul(ty, quotient)))]
+
+
+def _fmod_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> list[Any]:
+    x, y = primals
+    tx, ty = tangents
+    # fmod = x - y * trunc(Re(x / y)); the trunc is piecewise constant.
+    if ty is None:
+        return [tx]
+    q = lax.real(lax.div(x, y))
+    truncated = lax.mul(lax.unary("sign", q), lax.unary("floor", lax.unary("abs", q)))
+    quotient = lax.convert(truncated, x.dtype)
     return [lax.add_any(tx, lax.neg(lax.mul(ty, quotient)))]
 
 
@@ -251,6 +269,12 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         kernel=_rem,
         jvp=_rem_jvp,
         fusion=Fusion(ufunc=direct(np.remainder, "iuf")),
+    ),
+    define(
+        Row("fmod", _E, _P.SAME_NUMERIC, 2, 2, doc="C remainder (sign of the dividend): lax.rem"),
+        kernel=_fmod,
+        jvp=_fmod_jvp,
+        fusion=Fusion(ufunc=direct(np.fmod, "iuf"), scalar=call("np.fmod")),
     ),
     define(
         Row("pow", _E, _P.SAME_NUMERIC, 2, 2, doc="np.power on the promoted dtype"),
