@@ -37,7 +37,6 @@ __all__ = [
     "concrete",
     "eager_now",
     "eager_untaped",
-    "followed",
     "leaf",
     "merge_bindings",
     "record",
@@ -197,16 +196,6 @@ def _track(frame: Frame, inputs: Sequence[TracedTensor]) -> None:
             tracked[t.key] = t  # type: ignore[index]
 
 
-def followed(tapes: tuple, inputs: Sequence[TracedTensor]) -> bool:
-    """Whether one of `tapes` follows one of `inputs`."""
-    for tape in tapes:
-        nodes = tape.nodes
-        for t in inputs:
-            if id(t) in nodes:
-                return True
-    return False
-
-
 def write_down(tapes: tuple, op: Any, inputs: Sequence[TracedTensor], outputs: list) -> None:
     """Each tape following one of `inputs` writes the op down (with the first such input's
     node, and which inputs it follows); the others ignore it."""
@@ -268,7 +257,7 @@ def eager_now() -> bool:
 def eager_untaped(t: TracedTensor) -> bool:
     """`eager_now()`, and no tape follows `t` (an op on it needs no writing down)."""
     frame = _frame()
-    return frame is None or (frame.op_by_op and frame.eager and not followed(frame.tapes, (t,)))
+    return frame is None or (frame.op_by_op and frame.eager and not frame.follows(t))
 
 
 def concrete(value: np.ndarray, aval: Aval) -> TracedTensor:

@@ -79,7 +79,6 @@ def _comparison(direction: str):
 
 
 add, sub, mul, div, pow = (_binary(n) for n in ("add", "sub", "mul", "div", "pow"))  # noqa: A001
-_fmod = _binary("fmod", "rem")
 
 
 def rem(x: Any, y: Any) -> TracedTensor:
@@ -96,7 +95,7 @@ def rem(x: Any, y: Any) -> TracedTensor:
         raise DTypeError(
             f"rem: dtype bool not accepted ({', '.join(str(t.aval) for t in operands)})"
         )
-    return _fmod(*operands)
+    return apply1("fmod", operands)
 
 
 max, min = _binary("maximum", "max"), _binary("minimum", "min")  # noqa: A001 - JAX's names

@@ -16,8 +16,8 @@ import numpy as np
 
 from tf8.compiler import GraphCompiler
 from tf8.graph import materialize_merge
+from tf8.lax.control import program_tensors
 from tf8.ops.extension.control import ClosedProgram
-from tf8.traced import TracedTensor
 
 __all__ = ["hand_bodies"]
 
@@ -33,10 +33,7 @@ def hand_bodies(program: Any, runtime: Any) -> None:
 
 def _runner(program: ClosedProgram, runtime: Any) -> Callable[[Sequence[np.ndarray]], list]:
     """The body compiled and prepared once (the prepare cache is keyed by fingerprint)."""
-    ins = [TracedTensor(k, a, {}, unbound=True) for k, a in zip(program.inputs, program.in_avals)]
-    outs = [
-        TracedTensor(k, a, {}, unbound=True) for k, a in zip(program.outputs, program.out_avals)
-    ]
+    ins, outs = program_tensors(program)
     if not outs:
         return lambda arrays: []
     reached = set(materialize_merge(None, list(program.outputs)).inputs)
