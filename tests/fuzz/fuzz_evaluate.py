@@ -1,9 +1,10 @@
 """Evaluate one compiled program five ways and compare the results.
 
 (a) the optimised tier with every pass; (b) the optimised tier with no pass; (c) each installed
-engine (numba, on programs it can be compared on); (d) the lean tier, and a default runtime's
-first (lean) and second (optimised) runs; (e) a reference interpreter that calls each
-instruction's numpy kernel in turn, and eager op-by-op dispatch of the same Python function.
+engine (numba, on programs it can be compared on; Dask's lean or optimised tier on inputs
+cut into small chunks, `fuzz_dask`); (d) the lean tier, and a default runtime's first (lean)
+and second (optimised) runs; (e) a reference interpreter that calls each instruction's numpy
+kernel in turn, and eager op-by-op dispatch of the same Python function.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from fuzz_dask import HAS_DASK, run_on_dask
 
 import tf8
 from tf8.compiler.compiler import CompiledGraph
@@ -69,17 +71,23 @@ def assert_same(expected: Sequence[Any], got: Sequence[Any], label: str, exact: 
         assert g.dtype == e.dtype, f"{where}: dtype {g.dtype}, expected {e.dtype}"
         if exact or e.dtype.kind not in "fc":
             np.testing.assert_array_equal(g, e, err_msg=where)
-        else:
-            tol = tolerance(e.dtype)
-            scale = np.nanmax(np.abs(np.where(np.isfinite(e), e, 0)), initial=1.0)
-            np.testing.assert_allclose(g, e, rtol=tol, atol=tol * scale, err_msg=where)
+            continue
+        tol = tolerance(e.dtype)
+        scale = np.nanmax(np.abs(np.where(np.isfinite(e), e, 0)), initial=1.0)
+        # complex parts apart: a part rounds as it will beside an infinite one (inf+2.5j)
+        parts = (np.real, np.imag) if e.dtype.kind == "c" else (np.asarray,)
+        for part in parts:
+            np.testing.assert_allclose(part(g), part(e), rtol=tol, atol=tol * scale, err_msg=where)
 
 
-COUNTS = {"programs": 0, "numba": 0}  # how many ran (printed by the tests' -s output)
+# How many ran (printed by the tests' -s output); on Dask: on chunked inputs, on one-chunk
+# inputs (an op along a chunked axis refused), refused (control flow; an axis, on one chunk).
+COUNTS = {"programs": 0, "numba": 0, "dask chunked": 0, "dask one chunk": 0, "dask refused": 0}
 
 
-def evaluate(program: Any, with_numba: bool) -> int:
-    """Evaluate `program` every way; return how many evaluations were compared."""
+def evaluate(program: Any, with_numba: bool, chunks: np.random.Generator | None = None) -> int:
+    """Evaluate `program` every way (on Dask too with `chunks`, the generator that cuts its
+    inputs into chunks); return how many evaluations were compared."""
     COUNTS["programs"] += 1
     COUNTS["numba"] += bool(with_numba and NUMBA is not None)
     compiled, arrays = trace(program)
@@ -95,6 +103,11 @@ def evaluate(program: Any, with_numba: bool) -> int:
     }
     if with_numba and NUMBA is not None:
         runs["numba engine"] = NUMBA.prepare(compiled).run(*arrays)
+    if chunks is not None and HAS_DASK:
+        how, got = run_on_dask(compiled, arrays, chunks, [name for name, _ in program.steps])
+        COUNTS[f"dask {how.split(', ')[-1]}" if got else "dask refused"] += 1
+        if got:
+            runs[f"dask engine, {how}"] = got
     for runtime in (OPTIMISED, NO_PASSES, LEAN, NUMBA):
         if runtime is not None:
             runtime.clear_cache()  # every program is new: keep the long profile's memory flat

@@ -6,7 +6,7 @@ shapes around `base_shape`, 0-d and size-0 included, NaN/inf/±0 sprinkled in) a
 function of tf8 values built from a list of steps. Every step reads earlier values (a DAG:
 values are reused), so the same function can be traced, jitted or run eagerly.
 
-Discontinuous ops (floor, sign, comparisons, a cond's predicate, ...) flip on a one-ulp
+Discontinuous ops (floor, sign, comparisons, atan2, a cond's predicate, ...) flip on a one-ulp
 difference, and a reduction's summation order is the runtime's choice. So each value carries
 `exact`: True while every path (lean, optimised, passes on or off, reference) computes it
 bit for bit alike — elementwise ufuncs, max/min, structural ops; discontinuous ops read only
@@ -168,8 +168,11 @@ def _float_step(b: Builder) -> None:
         name = str(rng.choice(unary))
         b.add(name, lambda v: _row(name, v[i]), x.shape, x.exact)
     elif kind == "binary":
-        y = b.partner(x)
-        j, name = y.index, str(rng.choice(binary))
+        name = str(rng.choice(binary))
+        if name == "atan2":  # it jumps by 2π across y = 0 where x < 0: it reads exact values
+            x = b.pick(exact=True) or x
+        y = b.partner(x, exact=name == "atan2")
+        i, j = x.index, y.index
         shape = np.broadcast_shapes(x.shape, y.shape)
         b.add(name, lambda v: _row(name, *_broadcast(v[i], v[j])), shape, x.exact and y.exact)
     elif kind == "step":

@@ -61,3 +61,34 @@ def test_scipy_special_rows_keep_float16_in_the_optimised_tier(name):
     lean, optimised = jitted(x), jitted(x)
     assert lean.dtype == optimised.dtype == np.float16
     np.testing.assert_array_equal(optimised, lean)
+
+
+@pytest.mark.parametrize(
+    "spec, shapes",
+    [("abc,c->ab", ((3, 1, 1), (1,))), ("i,j->ij", ((3,), (1,))), ("ij,jk->ik", ((3, 1), (1, 1)))],
+)
+def test_einsum_of_inf_by_zero_along_one_element_is_nan(spec, shapes):
+    # the numpy kernel's contraction called np.tensordot, whose BLAS matrix-vector product
+    # skips a zero factor when it contracts one element: inf * 0 gave 0 (the Dask engine, as
+    # np.einsum and IEEE, gave NaN)
+    x = np.full(shapes[0], np.inf)
+    x.reshape(-1)[1] = 1.5
+    y = np.full(shapes[1], -0.0)
+    with np.errstate(invalid="ignore"):
+        expected = np.einsum(spec, x, y)
+    jitted = tf8.jit(lambda a, b: tnp.einsum(spec, a, b))
+    for got in (tnp.einsum(spec, x, y), jitted(x, y), jitted(x, y)):
+        np.testing.assert_array_equal(np.asarray(got), expected)
+    assert np.isnan(expected).any() and not np.isnan(expected).all()
+
+
+def test_einsum_sums_alike_whatever_its_operands_strides():
+    # matmul calls BLAS on contiguous matrices only: an operand broadcast from a scalar (stride
+    # 0) was summed in another order than the same vector materialised (-0.0 against
+    # -2.2e-16 in the fuzz, which an atan2 turned into -0.79 against 0)
+    x, spec = np.random.default_rng(0).normal(size=(12, 40)), "ab,b->a"
+    broadcast = tf8.jit(lambda a, s: tnp.einsum(spec, a, tnp.broadcast_to(s, (40,))))
+    materialised = tf8.jit(lambda a, v: tnp.einsum(spec, a, v))
+    expected = np.asarray(materialised(x, np.full(40, 0.37)))
+    for _ in range(2):  # the lean tier, then the optimised one
+        np.testing.assert_array_equal(np.asarray(broadcast(x, np.float64(0.37))), expected)

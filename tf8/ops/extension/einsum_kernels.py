@@ -1,6 +1,6 @@
 """The einsum family's numpy kernel, keyed by op class: `kernel(op, *arrays)`.
 
-Along the path chosen at trace time, each pairwise step runs on BLAS (tensordot) when it is
+Along the path chosen at trace time, each pairwise step runs on BLAS (matmul) when it is
 a plain contraction; with symbolic shapes (no path) numpy chooses the order at run time.
 """
 
@@ -24,10 +24,10 @@ def einsum_kernel(op: Einsum, *arrays: np.ndarray) -> np.ndarray:
 def contract_along_path(
     inputs: Sequence[str], output: str, path: Sequence[Any], arrays: Sequence[np.ndarray]
 ) -> np.ndarray:
-    """Run an einsum along its precomputed path, each pairwise step on BLAS (tensordot)
+    """Run an einsum along its precomputed path, each pairwise step on BLAS (matmul)
     when it is a plain contraction (no batch letters), np.einsum otherwise.
 
-    A small np.einsum call costs ~25 µs of parsing even with a path; tensordot is a matmul.
+    A small np.einsum call costs ~25 µs of parsing even with a path; a contraction is a matmul.
     The path follows numpy's convention: each step's operands are removed and the result is
     appended to the end of the operand list.
     """
@@ -64,10 +64,26 @@ def _contract_step(pairs: list[tuple[str, np.ndarray]], keep: set[str]) -> tuple
         if plain:
             axes = ([sa.index(c) for c in contracted], [sb.index(c) for c in contracted])
             letters = "".join(c for c in sa + sb if c not in contracted)
-            return letters, np.tensordot(a, b, axes=axes)
+            return letters, _tensordot(a, b, *axes)
     letters = "".join(dict.fromkeys(c for s, _ in pairs for c in s if c in keep))
     spec = ",".join(s for s, _ in pairs) + "->" + letters
     return letters, np.einsum(spec, *[x for _, x in pairs])
+
+
+def _tensordot(a: np.ndarray, b: np.ndarray, axes_a: list[int], axes_b: list[int]) -> Any:
+    """`np.tensordot(a, b, (axes_a, axes_b))` as one `matmul` of the operands' free axes by
+    their contracted ones. Not np.dot, as np.tensordot: its BLAS call skips a zero factor
+    when a matrix-vector product contracts one element, so inf * 0 gave 0, not NaN (IEEE,
+    and np.einsum, np.matmul, dot_general and the Dask engine). The matrices are made
+    contiguous: matmul calls BLAS on those alone, so the sums' order never depends on the
+    operands' strides (a broadcast operand in one tier, a materialised one in another)."""
+    free_a = [i for i in range(a.ndim) if i not in axes_a]
+    free_b = [i for i in range(b.ndim) if i not in axes_b]
+    shape = [a.shape[i] for i in free_a] + [b.shape[i] for i in free_b]
+    k = int(np.prod([a.shape[i] for i in axes_a]))
+    lhs = a.transpose(free_a + axes_a).reshape(int(np.prod(shape[: len(free_a)])), k)
+    rhs = b.transpose(axes_b + free_b).reshape(k, int(np.prod(shape[len(free_a) :])))
+    return np.matmul(np.ascontiguousarray(lhs), np.ascontiguousarray(rhs)).reshape(shape)
 
 
 KERNELS: dict[type, Callable[..., Any]] = {Einsum: einsum_kernel}

@@ -17,6 +17,7 @@ is built, before anything is computed), naming the op and saying what to do.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -27,7 +28,7 @@ from tf8.errors import ChunkingError
 from tf8.ops.definition import definition
 from tf8.runtime.engines.base import Engine, Kernel
 
-from .kernels import KERNELS, Block, as_dask, by_category
+from .kernels import KERNELS, Block, as_dask, by_category, empty
 
 __all__ = ["Block", "DaskEngine"]
 
@@ -37,7 +38,7 @@ SMALL_CONSTANT = 1 << 16  # elements: results of constant operands computed at o
 def _unsupported(op: Any) -> Kernel:
     def kernel(op: Any, *arrays: Any) -> Any:
         raise ChunkingError(
-            f"{definition(op).name}: the Dask engine has no kernel for this op (control flow, "
+            f"{op.name}: the Dask engine has no kernel for this op (control flow, "
             "run-time sizes and host ops stay on one machine); compute its operands first "
             "(np.asarray(x)) and run the function on numpy arrays (engine='numpy')"
         )
@@ -81,12 +82,18 @@ class DaskEngine(Engine):
         one dask graph (numpy operands enter it as one-chunk arrays; the outputs are dask
         arrays). An instruction whose operands are all numpy arrays (constants, numpy
         inputs, what was made of them) and whose results are small runs at once on tf8's
-        numpy kernel: index arithmetic stays known, so slices at constant starts stay slices."""
+        numpy kernel: index arithmetic stays known, so slices at constant starts stay slices.
+        An instruction whose results are all empty needs no data: they are empty arrays of
+        their avals (dask's own reductions mis-shape or refuse empty operands)."""
         steps = []
         for inst in program.instructions:
-            sizes = [int(np.prod(program.slot_avals[s].shape)) for s in inst.outputs]
+            avals = [program.slot_avals[s] for s in inst.outputs]
+            sizes = [int(np.prod(a.shape)) for a in avals]
             small = bool(inst.inputs) and max(sizes, default=0) <= SMALL_CONSTANT
-            steps.append((self.kernel(inst.op), Block(inst.op) if small else None, inst))
+            kernel = self.kernel(inst.op)
+            if sizes and not any(sizes):
+                kernel = functools.partial(empty, avals)
+            steps.append((kernel, Block(inst.op) if small else None, inst))
         outputs = list(program.output_slots)
         size = len(program.slot_avals)
 
