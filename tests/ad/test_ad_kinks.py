@@ -1,8 +1,10 @@
-"""Derivatives at kinks take the symmetric-difference value (issue 5).
+"""Derivatives at kinks take JAX's values (issue 28; issue 5 chose the symmetric difference).
 
-d|x|/dx at 0 is 0, d(x**0)/dx at 0 is 0, ties in max/min/maximum/minimum split the gradient
-evenly, std over a size-1 axis has gradient 0 (not NaN), and the Hessian of hypot at |x| = |y|
-is the closed form (not the zero that even tie-splitting inside max/min compositions gives).
+d|x|/dx at 0 is 1, as JAX's `select(x >= 0, t, -t)` (issue 5 had 0: a ported program now gets
+JAX's gradients), d(x**0)/dx at 0 is 0, ties in max/min/maximum/minimum split the gradient
+evenly (JAX's `_balanced_eq`), std over a size-1 axis has gradient 0 (not NaN), and the
+Hessian of hypot at |x| = |y| is the closed form (not the zero that even tie-splitting inside
+max/min compositions gives).
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ import tf8.numpy as tnp
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 
-def test_abs_at_zero_is_zero():
-    assert tf8.grad(tnp.abs)(0.0) == 0.0
+def test_abs_at_zero_takes_jaxs_value():
+    assert tf8.grad(tnp.abs)(0.0) == 1.0
+    assert tf8.grad(tnp.abs)(-0.0) == 1.0  # -0.0 >= 0
     assert tf8.grad(tf8.grad(tnp.abs))(0.0) == 0.0
     np.testing.assert_array_equal(
-        tf8.grad(lambda x: tnp.sum(tnp.abs(x)))(np.array([-2.0, 0.0, 3.0])), [-1.0, 0.0, 1.0]
+        tf8.grad(lambda x: tnp.sum(tnp.abs(x)))(np.array([-2.0, 0.0, 3.0, np.nan])),
+        [-1.0, 1.0, 1.0, -1.0],  # NaN: -1, as JAX's (NaN >= 0 is false)
     )
 
 

@@ -159,3 +159,29 @@ def test_eager_grad_keeps_no_intermediate_of_a_checkpointed_body():
     plain, ckpt = _peak(loss(lambda f: f), x), _peak(loss(tf8.checkpoint), x)
     assert ckpt <= 0.4 * plain, (ckpt, plain)
     np.testing.assert_allclose(loss(tf8.checkpoint)(x), loss(lambda f: f)(x), rtol=1e-12)
+
+
+def test_a_policy_is_called_with_each_op_and_its_input_avals():
+    """tf8's policy signature is policy(op, *input_avals) -> bool (JAX passes the primitive
+    and its parameters); an op carries its own parameters."""
+    w, h = _args()
+    seen = []
+
+    def policy(op, *avals):
+        seen.append((op.name, [a.shape for a in avals]))
+        return op.name == "dot_general"
+
+    g = tf8.grad(lambda w: tnp.sum(tf8.checkpoint(_layer, policy=policy)(w, h)))(w)
+    np.testing.assert_allclose(g, tf8.grad(lambda w: tnp.sum(_layer(w, h)))(w), rtol=1e-12)
+    assert ("dot_general", [(4, 4), (4, 1)]) in seen
+
+
+def test_prevent_cse_is_accepted_and_changes_nothing():
+    w, h = _args()
+
+    def ops(**options):
+        loss = lambda w: tnp.sum(tf8.checkpoint(_layer, **options)(w, h))  # noqa: E731
+        text = tf8.make_program(tf8.grad(loss))(w).pretty()
+        return [line for line in text.splitlines()[1:] if "# input" not in line]
+
+    assert ops(prevent_cse=False) == ops(prevent_cse=True) == ops()

@@ -106,3 +106,16 @@ def test_a_vjp_function_called_under_jit_does_not_run_the_function_again():
     np.testing.assert_allclose(jitted(np.float64(1.0)), np.cos(X) * X + np.sin(X), rtol=1e-12)
     np.testing.assert_allclose(tf8.vmap(pull)(np.ones(2))[0][1], np.cos(X) * X + np.sin(X))
     assert len(calls) == 1
+
+
+def test_a_function_that_records_inside_grad_runs_twice():
+    """The deliberate exception (README, Differences from JAX): `tf8.recording()` inside grad
+    builds a graph the tape cannot run op by op, so the function is traced again."""
+
+    def body(v):
+        with tf8.recording():
+            return tnp.sin(v) * v
+
+    f, calls = _counted(body)
+    np.testing.assert_allclose(tf8.grad(f)(X), np.cos(X) * X + np.sin(X), rtol=1e-12)
+    assert len(calls) == 2

@@ -216,3 +216,21 @@ def test_a_wrong_jvp_rule_fails_the_reverse_check_alone_as_in_jax():
     with pytest.raises(AssertionError, match="JVP vs central differences"):
         tf8.check_grads(f, (x,), order=1)  # both modes: the forward check catches it first
     tf8.check_grads(tnp.sin, (x,), order=2, modes=("rev",))  # a right rule passes
+
+
+def test_with_both_modes_the_vjp_is_checked_against_the_jvp(monkeypatch):
+    """A deliberate difference (README): with modes ("fwd", "rev") check_grads compares the
+    VJP with the JVP it has just checked (the exact adjoint identity); JAX, and tf8 with
+    modes=("rev",), compare it with central differences."""
+    real_vjp = tf8.testing.vjp
+
+    def doubled_vjp(f, *args):
+        out, pull = real_vjp(f, *args)
+        return out, lambda ct: tuple(2.0 * c for c in pull(ct))
+
+    monkeypatch.setattr(tf8.testing, "vjp", doubled_vjp)
+    x = np.array([0.3, -0.7, 1.1])
+    with pytest.raises(AssertionError, match=r"VJP vs JVP \(adjoint identity\)"):
+        tf8.check_grads(tnp.sin, (x,), order=1)
+    with pytest.raises(AssertionError, match="VJP vs central differences"):
+        tf8.check_grads(tnp.sin, (x,), order=1, modes=("rev",))

@@ -284,8 +284,12 @@ def test_a_lax_binary_op_broadcasts_a_rank_0_operand_as_jax_does():
     np.testing.assert_array_equal(tf8.jit(lambda x, s: tf8.lax.min(s, x))(x, 2.0), expected)
     np.testing.assert_array_equal(np.asarray(tf8.lax.min(x, np.float64(2.0))), expected)
     np.testing.assert_allclose(tf8.grad(lambda s: tf8.lax.min(x, s).sum())(1.5), 1.0)
+    # a weakly typed value takes the other operand's dtype when nothing is lost (JAX 0.10's lax
+    # refuses; README's deliberate differences), and a float into an int array is refused
+    out = tf8.jit(lambda x, s: tf8.lax.min(x, s))(x.astype(np.float32), 2.0)
+    assert out.dtype == np.float32
     with pytest.raises(tf8.errors.DTypeError):
-        tf8.jit(lambda x, s: tf8.lax.min(x, s))(x.astype(np.float32), 2.0)
+        tf8.jit(lambda x, s: tf8.lax.min(x, s))(np.arange(3), 2.0)
 
 
 def test_lax_rem_truncates_as_jax_and_fmod_is_numpys():

@@ -328,3 +328,13 @@ def test_jit_of_grad_traces_once():
     for _ in range(3):
         np.testing.assert_allclose(g(x), 2 * np.sin(x) * np.cos(x))
     assert len(traces) == 1
+
+
+def test_python_control_flow_on_concrete_values_works_under_grad_of_jit():
+    """A deliberate difference (README): jit inside another transform inlines the function,
+    which sees grad's concrete primals, so a Python branch on them works (JAX raises)."""
+    f = tf8.jit(lambda x: x * 2.0 if x > 0 else x * -3.0)
+    assert tf8.grad(f)(1.0) == 2.0 and tf8.grad(f)(-1.0) == -3.0
+    assert tf8.grad(tf8.jit(lambda x: x * 2.0, inline=True))(1.0) == 2.0
+    with pytest.raises(ConcretizationError):  # jit on its own still traces abstractly
+        f(1.0)

@@ -86,3 +86,11 @@ def test_lower_is_jax_lower():
     program = f.lower(np.ones(4))
     assert "reduce_sum" in program.pretty()
     assert program.fingerprint == tf8.make_program(lambda x: (x**2).sum())(np.ones(4)).fingerprint
+
+
+def test_keep_unused_is_accepted_and_unused_inputs_are_still_pruned():
+    """A deliberate difference (README): the program keeps only what its outputs read, with
+    keep_unused=True too; the call still takes the unused argument."""
+    f = tf8.jit(lambda x, unused: x * 2.0, keep_unused=True)
+    assert len(f.lower(np.ones(2), np.ones(3)).placeholders) == 1
+    np.testing.assert_array_equal(f(np.ones(2), np.ones(3)), [2.0, 2.0])

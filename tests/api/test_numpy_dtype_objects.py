@@ -53,8 +53,20 @@ def test_type_queries_are_numpys():
     assert tnp.result_type(tnp.int32, tnp.float64) == np.float64
     assert tnp.promote_types(tnp.int32, tnp.uint32) == np.int64
     assert isinstance(np.float32(1), tnp.float32) and not isinstance(1.0, tnp.float32)
+    assert tnp.finfo is np.finfo and tnp.iinfo is np.iinfo and tnp.ndarray is tf8.TracedTensor
 
 
 def test_dtype_objects_stay_out_of_numpys_dispatch_table():
     for name in ("float32", "dtype", "finfo", "ndarray", "issubdtype", "can_cast"):
         assert name not in tnp.__all__
+
+
+def test_the_default_precision_is_64_bit():
+    """A deliberate difference (README): tf8's defaults are numpy's 64-bit ones, as JAX's with
+    jax_enable_x64 (JAX without it gives 32-bit)."""
+    assert tnp.int_ is tnp.int64 and tnp.float_ is tnp.float64
+    assert tnp.asarray(1.0).dtype == np.float64 and tnp.asarray(1).dtype == np.int64
+    assert tnp.arange(3).dtype == np.int64 and tnp.zeros(2).dtype == np.float64
+    assert tnp.fft.fftfreq(4).dtype == np.float64
+    assert tf8.nn.one_hot(np.array([0, 2]), 3).dtype == np.float64
+    assert tf8.random.normal(tf8.random.key(0), (2,)).dtype == np.float64

@@ -194,3 +194,22 @@ def test_interp_histogram_gradient_match_numpy(seed, n, bins, edge_order):
             tnp.gradient(f, xp, axis=1, edge_order=edge_order),
             np.gradient(f, xp, axis=1, edge_order=edge_order),
         )
+
+
+def test_interp_computes_in_float64_as_numpy():
+    """A deliberate difference (README): numpy's interp, whose result is float64 (complex128
+    for a complex fp) whatever the inputs' precision; JAX keeps float32 inputs float32."""
+    q, xp, fp = np.float32([0.25, 0.5]), np.float32([0.0, 1.0]), np.float32([0.0, 2.0])
+    assert tnp.interp(q, xp, fp).dtype == np.interp(q, xp, fp).dtype == np.float64
+    assert tnp.interp(q, xp, fp.astype(np.complex64)).dtype == np.complex128
+
+
+def test_convolve_accepts_and_ignores_jax_precision_options():
+    """A deliberate difference (README): precision= and preferred_element_type= are accepted
+    for JAX's sake and change nothing; the result keeps the operands' dtype."""
+    a, v = np.float32([1.0, 2.0, 3.0]), np.float32([1.0, -1.0])
+    for f in (tnp.convolve, tnp.correlate):
+        plain = f(a, v)
+        tuned = f(a, v, precision="highest", preferred_element_type=np.float64)
+        assert plain.dtype == tuned.dtype == np.float32
+        np.testing.assert_array_equal(tuned, plain)

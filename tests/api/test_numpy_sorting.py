@@ -202,3 +202,13 @@ def test_complex_sort_is_numpys_lexicographic_order():
     z = rng.integers(-2, 3, 12) + 1j * rng.integers(-2, 3, 12)  # many ties in the real part
     np.testing.assert_array_equal(np.asarray(tnp.sort(z)), np.sort(z))
     np.testing.assert_array_equal(np.asarray(tnp.argsort(z)), np.argsort(z, kind="stable"))
+
+
+def test_partition_and_argpartition_return_a_full_sort():
+    """A deliberate difference (README): numpy's contract (the kth element in place, none
+    larger before it, none smaller after) met by a full sort; JAX's order within the parts
+    differs."""
+    x = np.array([[5.0, 1.0, 4.0, 2.0, 3.0], [0.5, -1.0, 7.0, 7.0, 2.0]])
+    for kth in (0, 2, -1):
+        np.testing.assert_array_equal(tnp.partition(x, kth), np.sort(x))
+        np.testing.assert_array_equal(tnp.argpartition(x, kth), np.argsort(x, kind="stable"))

@@ -1,11 +1,14 @@
-"""The ledger of the corpus's mismatches: `DELIBERATE`, the differences tf8 keeps on purpose
-(each with the design choice that makes it), and open_mismatches.json, the differences still
-to fix, one key per (function, arguments, path). The replay test fails on any mismatch in
-neither, and on a ledger entry that no longer mismatches (so a fix updates the ledger).
+"""The ledger of the corpus's mismatches with JAX.
 
-Regenerate the open list after fixing something (and read the diff):
+- `deliberate.py`'s table: differences tf8 keeps on purpose, each with the design choice
+  that makes it (README's "Differences from JAX" section is generated from it);
+- `open/<family>.json`: the differences still to fix, one key per (function, arguments,
+  path), with what differs.
 
-    python tests/conformance/ledger.py
+The replay test fails on a mismatch in neither, and on an open entry that no longer differs
+(so a fix shrinks the ledger). Regenerate the open list after a fix, and read its diff:
+
+    python tests/conformance/ledger.py [family ...]
 """
 
 from __future__ import annotations
@@ -16,10 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-OPEN = HERE / "open_mismatches.json"
-
-# (function, arguments' signature or "*", path or "*") -> the design choice (DESIGN or README)
-DELIBERATE: dict[tuple[str, str, str], str] = {}
+OPEN = HERE / "open"
 
 
 def keys(mismatches: Iterable) -> dict[str, str]:
@@ -33,22 +33,34 @@ def keys(mismatches: Iterable) -> dict[str, str]:
     return found
 
 
-def deliberate(m: object) -> str | None:
-    """The reason a mismatch is kept on purpose, or None."""
-    for (name, signature, path), reason in DELIBERATE.items():
-        if name == m.name and signature in ("*", m.signature) and path in ("*", m.path):
-            return reason
-    return None
+def case_of(key: str) -> str:
+    """The case (`name(signature)`) of a ledger key."""
+    return key.rstrip("'").rsplit(" ", 1)[0]
 
 
-def open_mismatches() -> dict[str, str]:
-    return json.loads(OPEN.read_text()) if OPEN.exists() else {}
+def open_mismatches(family: str) -> dict[str, str]:
+    path = OPEN / f"{family}.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def write(family: str, found: dict[str, str]) -> None:
+    OPEN.mkdir(exist_ok=True)
+    text = json.dumps(found, indent=0, sort_keys=True, ensure_ascii=False) + "\n"
+    (OPEN / f"{family}.json").write_text(text)
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(HERE.parent))
-    from conformance.replay import replay
+    sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]  # tests/ and the checkout (tf8)
+    from conformance.deliberate import deliberate
+    from conformance.families import FAMILIES
+    from conformance.replay import ENGINE_SAMPLE, engines, replay
 
-    found = keys(m for m in replay() if deliberate(m) is None)
-    OPEN.write_text(json.dumps(found, indent=0, sort_keys=True) + "\n")
-    print(f"{len(found)} open mismatches written to {OPEN.name}")
+    others = tuple(e for e in engines() if e != "numpy")
+    for family in sys.argv[1:] or FAMILIES:
+        mismatches = list(replay(family))
+        if others:
+            sample = replay(family, lambda i: i % ENGINE_SAMPLE == 0, others)
+            mismatches += [m for m in sample if m.path.startswith("jit[")]
+        found = keys(m for m in mismatches if deliberate(m) is None)
+        write(family, found)
+        print(f"{family}: {len(found)} open mismatches")

@@ -50,3 +50,15 @@ def test_eager_loops_prepare_each_body_once():
     for x in xs:
         ref = np.tanh(ref * 0.5 + x)
     np.testing.assert_allclose(np.asarray(carry), ref)
+
+
+def test_scan_unroll_is_accepted_and_ignored():
+    """A deliberate difference (README): a loop is one op over one sub-program whatever the
+    trip count, so `unroll` leaves the program as it is."""
+    step = lambda c, x: (tnp.tanh(c * 0.5 + x), c.sum())  # noqa: E731
+    plain = tf8.jit(lambda c, xs: lax.scan(step, c, xs)).lower(np.ones(3), np.ones((6, 3)))
+    for unroll in (2, True):
+        jitted = tf8.jit(lambda c, xs, u=unroll: lax.scan(step, c, xs, unroll=u))
+        assert jitted.lower(np.ones(3), np.ones((6, 3))).fingerprint == plain.fingerprint
+    eager = lax.scan(step, np.ones(3), np.ones((6, 3)), unroll=3)
+    np.testing.assert_array_equal(eager[0], _rnn(np.ones(3), np.ones((6, 3)))[0])

@@ -5,6 +5,7 @@ tf8's own libraries and rules are written in live in `tf8.lax.builders`, and for
 families in `tf8.lax.einsum`, `tf8.lax.fft`, `tf8.lax.linalg` and `tf8.lax.matrix`.
 """
 
+from .arithmetic import pow, rem, round  # noqa: A004
 from .control import cond, fori_loop, map, scan, switch, while_loop
 from .ops import (
     abs,
@@ -63,16 +64,13 @@ from .ops import (
     ne,
     neg,
     pad,
-    pow,
     real,
     reduce_max,
     reduce_min,
     reduce_prod,
     reduce_sum,
-    rem,
     reshape,
     rev,
-    round,
     rsqrt,
     select,
     shift_left,

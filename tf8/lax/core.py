@@ -362,7 +362,6 @@ def _record(
 
 
 def _propagate_weak(inputs: Sequence[TracedTensor], outputs: list[TracedTensor]) -> None:
-    if inputs and all([t._weak for t in inputs]):
-        kind = inputs[0].dtype.kind
+    if inputs and all([t._weak for t in inputs]):  # JAX: an op of weak values is weak
         for out in outputs:
-            out._weak = out.dtype.kind == kind
+            out._weak = True

@@ -28,11 +28,40 @@ def _array(x: Any, like: TracedTensor | None = None) -> TracedTensor:
     """`x` as a TracedTensor; a Python scalar takes `like`'s dtype and shape (weak typing)."""
     if isinstance(x, TracedTensor):
         return x
-    if like is not None and isinstance(x, _SCALARS) and not isinstance(x, np.generic):
-        return full(like.aval, x)
-    else:
-        value = concrete_array(x)
-    return apply1("constant", [], value=ConstantValue(value))
+    python_scalar = isinstance(x, _SCALARS) and not isinstance(x, np.generic)
+    if like is not None and python_scalar:
+        _check_fits(x, like)
+        lifted = full(like.aval, x)
+        lifted._weak = like._weak  # weak beside a weak operand: the result stays weak
+        return lifted
+    lifted = apply1("constant", [], value=ConstantValue(concrete_array(x)))
+    lifted._weak = python_scalar and not isinstance(x, bool)  # JAX: Python scalars are weak
+    return lifted
+
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def _check_fits(value: Any, like: TracedTensor) -> None:
+    """A Python scalar beside an array takes the array's dtype only where nothing is lost:
+    not a float into an integer array, a complex into a real one, or an int out of range."""
+    kind = type(value).__name__[0]  # bool, int, float, complex: b, i, f, c
+    if _KIND_RANK[kind] > _KIND_RANK[like.dtype.kind]:
+        raise DTypeError(
+            f"a Python {type(value).__name__} ({value!r}) cannot take the dtype {like.dtype} "
+            f"of the other operand ({like.aval}); lax ops do not promote (jnp's do)"
+        )
+    if kind == "i" and like.dtype.kind in "iu":
+        dt.result_type(like.dtype, value)  # DTypeError when out of range
+
+
+def _weak_to(x: TracedTensor, like: TracedTensor | None) -> TracedTensor:
+    """A weakly typed value beside a strong one takes its dtype, as a Python scalar does."""
+    if like is None or not x._weak or like._weak or x.dtype == like.dtype:
+        return x
+    if _KIND_RANK[x.dtype.kind] > _KIND_RANK[like.dtype.kind]:
+        raise DTypeError(f"a weakly typed {x.aval} cannot take the dtype of {like.aval}")
+    return apply1("convert", [x], dtype=like.dtype)
 
 
 def _operands(*xs: Any) -> list[TracedTensor]:
@@ -40,11 +69,13 @@ def _operands(*xs: Any) -> list[TracedTensor]:
     traced operand, and a rank-0 operand is broadcast to the others' shape, as JAX's lax
     does (so `jit(lambda x, s: lax.min(x, s))(x, 2.0)`, where `s` is traced, works as it
     does eagerly). Dtypes must still agree."""
-    like = next((x for x in xs if isinstance(x, TracedTensor) and x.ndim), None)
+    like = next((x for x in xs if isinstance(x, TracedTensor) and not x._weak), None)
+    if like is None:
+        like = next((x for x in xs if isinstance(x, TracedTensor) and x.ndim), None)
     if like is None:
         like = next((x for x in xs if not isinstance(x, _SCALARS)), None)
         like = None if like is None else _array(like)
-    operands = [_array(x, like) for x in xs]
+    operands = [_weak_to(_array(x, like), like) for x in xs]
     shaped = next((t for t in operands if t.ndim), None)
     if shaped is not None:
         operands = [_broadcast_in_dim(t, shaped.shape, ()) if not t.ndim else t for t in operands]
@@ -78,24 +109,7 @@ def _comparison(direction: str):
     return fn
 
 
-add, sub, mul, div, pow = (_binary(n) for n in ("add", "sub", "mul", "div", "pow"))  # noqa: A001
-
-
-def rem(x: Any, y: Any) -> TracedTensor:
-    """lax.rem: C's remainder, with the sign of the dividend `x` (JAX's `lax.rem`; the `fmod`
-    primitive). Operands of one dtype (a Python scalar takes the other's); rank-0 operands
-    broadcast. `tnp.remainder` is numpy's, with the sign of the divisor.
-
-    >>> from tf8 import lax
-    >>> lax.rem(1.5, -1.0).tolist()
-    0.5
-    """
-    operands = _operands(x, y)
-    if any(t.dtype == dt.bool_ for t in operands):
-        raise DTypeError(
-            f"rem: dtype bool not accepted ({', '.join(str(t.aval) for t in operands)})"
-        )
-    return apply1("fmod", operands)
+add, sub, mul, div = (_binary(n) for n in ("add", "sub", "mul", "div"))
 
 
 max, min = _binary("maximum", "max"), _binary("minimum", "min")  # noqa: A001 - JAX's names
@@ -107,13 +121,24 @@ shift_left, shift_right_logical, shift_right_arithmetic = (
     _binary(n) for n in ("shift_left", "shift_right_logical", "shift_right_arithmetic")
 )
 eq, ne, lt, le, gt, ge = (_comparison(d) for d in ("eq", "ne", "lt", "le", "gt", "ge"))
-(neg, abs, sign, conj, real, imag, exp, expm1, log, log1p, sin, cos, tan) = (  # noqa: A001
-    _unary(n) for n in "neg abs sign conj real imag exp expm1 log log1p sin cos tan".split()
+(neg, abs, sign, real, imag, exp, expm1, log, log1p, sin, cos, tan) = (  # noqa: A001
+    _unary(n) for n in "neg abs sign real imag exp expm1 log log1p sin cos tan".split()
 )
-(sinh, cosh, tanh, asin, acos, atan, sqrt, rsqrt, erf, logistic, floor, ceil, round) = (  # noqa: A001
-    _unary(n)
-    for n in "sinh cosh tanh asin acos atan sqrt rsqrt erf logistic floor ceil round".split()
+
+
+def conj(x: Any) -> TracedTensor:
+    """lax.conj: the complex conjugate; a real operand becomes complex first, as in JAX."""
+    operand = _array(x)
+    if dt.is_inexact(operand.dtype) and not dt.is_complex(operand.dtype):
+        operand = apply1("convert", [operand], dtype=dt.complex_dtype(operand.dtype))
+    return apply1("conj", [operand])
+
+
+(sinh, cosh, tanh, asin, acos, atan, sqrt, rsqrt, erf, logistic, floor, ceil) = (
+    _unary(n) for n in "sinh cosh tanh asin acos atan sqrt rsqrt erf logistic floor ceil".split()
 )
+
+
 erf_inv = _unary("erf_inv")
 bitwise_not = _unary("not")
 
@@ -131,10 +156,15 @@ def clamp(min: Any, x: Any, max: Any) -> TracedTensor:  # noqa: A002
 
 
 def convert_element_type(operand: Any, new_dtype: Any) -> TracedTensor:
-    """Cast to `new_dtype` (complex → real keeps the real part, as numpy does)."""
+    """Cast to `new_dtype` (complex → real keeps the real part, as numpy does); the result is
+    strongly typed, as JAX's."""
     x = _array(operand)
     dtype = dt.as_dtype(new_dtype)
-    return x if x.dtype == dtype else apply1("convert", [x], dtype=dtype)
+    if x.dtype == dtype and not x._weak:
+        return x
+    out = apply1("convert", [x], dtype=dtype)
+    out._weak = False
+    return out
 
 
 def bitcast_convert_type(operand: Any, new_dtype: Any) -> TracedTensor:
@@ -271,12 +301,18 @@ def slice(  # noqa: A001 - JAX's name
     )
 
 
-def _index_scalars(starts: Sequence[Any]) -> list[TracedTensor]:
+def _index_scalars(starts: Sequence[Any], shape: Sequence[Any]) -> list[TracedTensor]:
+    """Start indices as traced integers; a negative start counts from the end of its axis, as
+    JAX's `lax.dynamic_slice` reads it (then the primitive clamps the window to fit)."""
     out = []
-    for s in starts:
+    for k, s in enumerate(starts):
         t = _array(s) if isinstance(s, TracedTensor) else _array(np.asarray(s, dtype=np.int64))
         if t.dtype not in dt.INTEGERS:
             raise DTypeError(f"start indices must be integers, got {t.aval}")
+        dim = shape[k] if k < len(shape) else None
+        if isinstance(dim, int) and t.dtype.kind == "i":
+            negative = apply1("compare", [t, full(t.aval, 0)], direction="lt")
+            t = apply1("select", [negative, apply1("add", [t, full(t.aval, dim)]), t])
         out.append(t)
     return out
 
@@ -285,14 +321,15 @@ def dynamic_slice(
     operand: Any, start_indices: Sequence[Any], slice_sizes: Sequence[int]
 ) -> TracedTensor:
     """The block of `slice_sizes` at traced `start_indices` (clamped so it fits, as JAX)."""
-    starts = _index_scalars(start_indices)
-    return apply1("dynamic_slice", [_array(operand), *starts], slice_sizes=tuple(slice_sizes))
+    x = _array(operand)
+    starts = _index_scalars(start_indices, x.shape)
+    return apply1("dynamic_slice", [x, *starts], slice_sizes=tuple(slice_sizes))
 
 
 def dynamic_update_slice(operand: Any, update: Any, start_indices: Sequence[Any]) -> TracedTensor:
     """`operand` with the block `update` written at traced `start_indices` (clamped)."""
     x, u = _operands(operand, update)
-    return apply1("dynamic_update_slice", [x, u, *_index_scalars(start_indices)])
+    return apply1("dynamic_update_slice", [x, u, *_index_scalars(start_indices, x.shape)])
 
 
 def dynamic_slice_in_dim(

@@ -80,7 +80,7 @@ def descending_key(x: TracedTensor) -> TracedTensor:
 
 def top_k(operand: Any, k: int) -> tuple[TracedTensor, TracedTensor]:
     """lax.top_k: the `k` largest entries along the last axis, largest first (equal entries
-    in index order), and their indices (int64; JAX gives int32)."""
+    in index order), and their indices (int32, as JAX's)."""
     x = _operand(operand)
     if x.ndim == 0:
         raise ParameterError("top_k: operand must have at least one dimension, got a scalar")
@@ -91,7 +91,8 @@ def top_k(operand: Any, k: int) -> tuple[TracedTensor, TracedTensor]:
     _, values, indices = sort_all([descending_key(x), x, iota_like(x, axis)], axis)
     limit = (*x.shape[:-1], int(k))
     cut = {"start": (0,) * x.ndim, "limit": limit, "strides": None}
-    return apply1("slice", [values], **cut), apply1("slice", [indices], **cut)
+    indices = apply1("convert", [apply1("slice", [indices], **cut)], dtype=dt.int32)
+    return apply1("slice", [values], **cut), indices
 
 
 def take_along(x: TracedTensor, indices: TracedTensor, dimension: int) -> TracedTensor:

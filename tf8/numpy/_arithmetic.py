@@ -21,6 +21,7 @@ from ._core import (
     broadcast_arrays,
     elementwise,
     full_of,
+    inexact,
     is_weak_scalar,
     promote,
     ready_pair,
@@ -59,9 +60,7 @@ def true_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
     pair = ready_pair(x, y)
     if pair is not None and dt.is_inexact(pair[0].dtype):
         return apply1("div", pair)
-    a, b = promote(x, y)
-    if not dt.is_inexact(a.dtype):
-        a, b = astype(a, dt.float64), astype(b, dt.float64)
+    a, b = [inexact(v) for v in promote(x, y)]  # int32 / int32 is float32, as JAX's
     return apply1("div", broadcast_arrays(a, b))
 
 

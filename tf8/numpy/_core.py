@@ -3,8 +3,8 @@ and `stack` (lifting a list of traced values stacks them).
 
 Every function here validates its inputs and emits catalog primitives through
 `tf8.lax.core.apply1`; broadcasting is explicit in the graph (broadcast_in_dim), dtype
-promotion is numpy ≥ 2's (Python scalars are weak and enter as `constant`s; numpy scalars
-such as `np.float32(2)` are strong, as in numpy).
+promotion is JAX's lattice (`tf8.ops.dtypes.promote_types`: Python scalars and weakly typed
+values are weak and enter as `constant`s; numpy scalars such as `np.float32(2)` are strong).
 """
 
 from __future__ import annotations
@@ -56,12 +56,15 @@ def constant(value: ArrayLike, dtype: Any = None) -> TracedTensor:
 
 
 def asarray(value: ArrayLike, dtype: Any = None, *, copy: Any = None) -> TracedTensor:
-    """`value` as a TracedTensor: traced values pass through, lists of them are stacked."""
+    """`value` as a TracedTensor: traced values pass through, lists of them are stacked; a
+    Python int, float or complex stays weakly typed, as `jnp.asarray(1.5)` does."""
     if isinstance(value, TracedTensor):
         return value if dtype is None else astype(value, dtype)
     if isinstance(value, (list, tuple)) and _contains_traced(value):
         result = stack([asarray(v) for v in value])
         return result if dtype is None else astype(result, dtype)
+    if dtype is None and is_weak_scalar(value) and not isinstance(value, bool):
+        return _weak(constant(value))
     return constant(value, dtype)
 
 
@@ -110,17 +113,16 @@ def astype(x: ArrayLike, dtype: Any) -> TracedTensor:
     target = dt.as_dtype(dtype)
     if x.dtype == target:
         return x
-    return apply1("convert", [x], dtype=target)
-
-
-_WEAK_SAMPLE = {"b": False, "i": 0, "f": 0.0, "c": 0j}
+    out = apply1("convert", [x], dtype=target)
+    out._weak = False  # an explicit dtype is strong, as JAX's astype
+    return out
 
 
 def _dtype_of(value: Any) -> Any:
-    """What promotion sees: a dtype, or (for Python scalars and weakly typed traced values,
-    e.g. a Python float passed to jit) a Python scalar of the same kind."""
+    """What promotion sees: a dtype, a Python scalar, or (for weakly typed traced values, e.g.
+    a Python float passed to jit) the dtype marked weak."""
     if isinstance(value, TracedTensor):
-        return _WEAK_SAMPLE[value.dtype.kind] if value._weak else value.dtype
+        return dt.Weak(value.dtype) if value._weak else value.dtype
     return value
 
 
@@ -143,23 +145,32 @@ def ready_pair(x: Any, y: Any) -> tuple[TracedTensor, TracedTensor] | None:
 def _fill(like: TracedTensor, value: float | int) -> TracedTensor:
     """`value` in `like`'s dtype and shape: a concrete array when computing op by op (no
     transform), else a structural constant broadcast (what promotion would record)."""
-    if like._value is not None and eager_now():
-        return concrete(np.full(like.shape, value, like.dtype), like.aval)
-    return broadcast_to(constant(np.asarray(value, like.dtype)), like.shape)
+    with np.errstate(over="ignore"):  # 1e300 into float32 is inf, as in JAX
+        if like._value is not None and eager_now():
+            return concrete(np.full(like.shape, value, like.dtype), like.aval)
+        scalar = np.asarray(value, like.dtype)
+    return broadcast_to(constant(scalar), like.shape)
 
 
 def promote(*values: ArrayLike) -> list[TracedTensor]:
-    """Lift `values` to TracedTensors of one dtype under numpy ≥ 2 (weak scalar) promotion."""
+    """Lift `values` to TracedTensors of one dtype under JAX's promotion (Python scalars and
+    weakly typed values are weak); the results are weakly typed when the promotion is."""
     operands = [
         v if isinstance(v, TracedTensor) or is_weak_scalar(v) else asarray(v) for v in values
     ]
-    dtype = dt.result_type(*[_dtype_of(v) for v in operands])
-    return [
-        astype(v, dtype)
-        if isinstance(v, TracedTensor)
-        else _weak(constant(np.asarray(v, dtype=dtype)))
-        for v in operands
-    ]
+    dtype, weak = dt.promote_types(*[_dtype_of(v) for v in operands])
+    dt.result_type(dtype, *[v for v in operands if type(v) is int])  # out-of-range ints
+    lifted = []
+    for v in operands:
+        if isinstance(v, TracedTensor):
+            t = astype(v, dtype)
+            if weak and t is not v:
+                t._weak = True
+            lifted.append(t)
+        else:
+            scalar = constant(np.asarray(v, dtype=dtype))
+            lifted.append(_weak(scalar) if weak else scalar)
+    return lifted
 
 
 def _weak(t: TracedTensor) -> TracedTensor:
@@ -170,7 +181,7 @@ def _weak(t: TracedTensor) -> TracedTensor:
 
 
 def result_type(*values: ArrayLike) -> np.dtype:
-    """numpy.result_type over traced values, arrays, dtypes and weak Python scalars."""
+    """JAX's result_type over traced values, arrays, dtypes and weak Python scalars."""
     operands = []
     for v in values:
         if isinstance(v, TracedTensor) or is_weak_scalar(v):
@@ -248,12 +259,14 @@ def elementwise(name: str, *values: ArrayLike, **params: Any) -> TracedTensor:
 
 
 def inexact(x: ArrayLike) -> TracedTensor:
-    """`x` in an inexact dtype (ints and bools → float64, uint8 → float32), as numpy's float
-    ufuncs do. A Python scalar stays weakly typed, as in JAX (`exp(2.0) * a32` is float32)."""
-    weak = is_weak_scalar(x)
+    """`x` in JAX's inexact dtype for it (int64 → float64; bool, uint8, uint32 and int32 →
+    float32). A weakly typed value stays weak, as in JAX (`exp(2.0) * a32` is float32)."""
+    weak = is_weak_scalar(x) or (isinstance(x, TracedTensor) and x._weak)
     x = asarray(x)
-    x = astype(x, dt.ufunc_float_dtype(x.dtype))
-    return _weak(x) if weak and x.dtype.kind in "fc" else x
+    converted = astype(x, dt.float_dtype(x.dtype))
+    if weak:  # a fresh tensor (from a Python scalar, or converted), or one already weak
+        converted._weak = True
+    return converted
 
 
 def full_of(value: Any, shape: Sequence[Dim], dtype: Any) -> TracedTensor:

@@ -236,7 +236,7 @@ def meshgrid(
 ) -> tuple[TracedTensor, ...]:
     """Coordinate arrays from coordinate vectors ('xy' or 'ij' indexing)."""
     if indexing not in ("xy", "ij"):
-        raise ValueError("meshgrid: valid values for `indexing` are 'xy' and 'ij'")
+        raise ParameterError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
     ndim = len(xi)
     ones_: Sequence[int] = (1,) * ndim
     out = []

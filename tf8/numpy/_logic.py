@@ -105,4 +105,6 @@ def where(condition: ArrayLike, x: ArrayLike, y: ArrayLike) -> TracedTensor:
         raise UnsupportedOperationError("where: pass both x and y, or neither")
     a, b = promote(x, y)
     pred, a, b = broadcast_arrays(_to_bool(condition), a, b)
-    return apply1("select", [pred, a, b])
+    out = apply1("select", [pred, a, b])
+    out._weak = a._weak and b._weak  # as JAX's select: the branches' weak type, not pred's
+    return out

@@ -34,7 +34,6 @@ from ._arithmetic import (
 from ._core import (
     ArrayLike,
     asarray,
-    astype,
     broadcast_arrays,
     elementwise,
     inexact,
@@ -76,7 +75,8 @@ def logaddexp(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
     derivative is 1/2 (no branch on equality, whose derivative would be 1 and 0)."""
     a, b = _real_inexact("logaddexp", x1, x2)
     delta = subtract(a, b)
-    value = add(maximum(a, b), log1p(exp(negative(absolute(delta)))))
+    # -|delta| as min(delta, -delta): its derivative splits at the tie (abs's would be 1)
+    value = add(maximum(a, b), log1p(exp(minimum(delta, negative(delta)))))
     return where(isnan(delta), add(a, b), value)
 
 
@@ -85,7 +85,7 @@ def logaddexp2(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
     difference is nan, and derivatives 1/2 at x1 = x2."""
     a, b = _real_inexact("logaddexp2", x1, x2)
     delta = subtract(a, b)
-    tail = log1p(exp2(negative(absolute(delta))))
+    tail = log1p(exp2(minimum(delta, negative(delta))))
     value = add(maximum(a, b), multiply(tail, _LOG2E))  # numpy multiplies by log2(e)
     return where(isnan(delta), add(a, b), value)
 
@@ -173,10 +173,10 @@ def fabs(x: ArrayLike) -> TracedTensor:
 
 
 def float_power(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
-    """x1 ** x2 computed in float64 (complex128 for complex input)."""
-    a, b = promote(x1, x2)
-    target = dt.complex128 if dt.is_complex(a.dtype) else dt.float64
-    return power(astype(a, target), astype(b, target))
+    """x1 ** x2 in the inexact dtype of the two (JAX's float_power; numpy's computes in
+    float64)."""
+    a, b = [inexact(v) for v in promote(x1, x2)]
+    return power(a, b)
 
 
 def divmod_(x1: ArrayLike, x2: ArrayLike) -> tuple[TracedTensor, TracedTensor]:

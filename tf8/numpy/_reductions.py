@@ -64,13 +64,13 @@ def prod(
 
 def all(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     """Whether every element is nonzero (True for an empty axis): no zero is counted."""
-    zeros = sum(astype(equal(asarray(a), 0), dt.int64), axis, keepdims=keepdims)
+    zeros = sum(astype(equal(asarray(a), False), dt.int64), axis, keepdims=keepdims)
     return equal(zeros, 0)
 
 
 def any(a: ArrayLike, axis: Axis = None, keepdims: bool = False) -> TracedTensor:  # noqa: A001
     """Whether some element is nonzero (False for an empty axis)."""
-    nonzeros = sum(astype(not_equal(asarray(a), 0), dt.int64), axis, keepdims=keepdims)
+    nonzeros = sum(astype(not_equal(asarray(a), False), dt.int64), axis, keepdims=keepdims)
     return greater(nonzeros, 0)
 
 

@@ -1,8 +1,13 @@
-"""tf8's ten dtypes and numpy ≥ 2 (NEP 50) promotion; a dtype *is* a `numpy.dtype`."""
+"""tf8's ten dtypes and JAX's type-promotion lattice; a dtype *is* a `numpy.dtype`.
+
+Promotion is JAX's (`jax.numpy.promote_types`, x64 on), not numpy's: Python scalars are weakly
+typed (`float32 * 2.0` is float32), and mixed widths join on JAX's lattice (`int32` with
+`float32` is float32 where numpy gives float64; `int64` with `float16` is float16). Functions
+that need an inexact dtype take JAX's (`sin(int32)` is float32, `sin(int64)` float64)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -99,31 +104,110 @@ def complex_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def float_dtype(dtype: np.dtype) -> np.dtype:
-    """The inexact dtype an integer or bool computation is done in (numpy: float64)."""
-    return dtype if is_inexact(dtype) else float64
+    """The inexact dtype an integer or bool computation is done in, as JAX's
+    `to_inexact_dtype`: int64 → float64; bool, uint8, uint32 and int32 → float32."""
+    if is_inexact(dtype):
+        return dtype
+    return float64 if dtype == int64 else float32
 
 
-def ufunc_float_dtype(dtype: np.dtype) -> np.dtype:
-    """The dtype numpy's float ufuncs (sin, exp, ...) compute `dtype` in: as `float_dtype`,
-    but uint8 goes to float16, as numpy's do."""
-    return float16 if dtype == uint8 else float_dtype(dtype)
+ufunc_float_dtype = float_dtype  # what sin, exp, sqrt, ... compute an integer argument in
+
+
+# JAX's promotion lattice: each type's immediate successors. "i*", "f*" and "c*" are the weak
+# types of Python's int, float and complex. int8, int16, uint16 and uint64 have no tf8 dtype
+# but keep the joins JAX computes (uint8 with int32 is int32; uint32 with int32 is int64).
+_LATTICE: dict[Any, list[Any]] = {
+    bool_: ["i*"],
+    "i*": [uint8, "i8"],
+    uint8: ["i16", "u16"],
+    "u16": [int32, uint32],
+    uint32: [int64, "u64"],
+    "u64": ["f*"],
+    "i8": ["i16"],
+    "i16": [int32],
+    int32: [int64],
+    int64: ["f*"],
+    "f*": [float16, "c*"],
+    float16: [float32],
+    float32: [float64, complex64],
+    float64: [complex128],
+    "c*": [complex64],
+    complex64: [complex128],
+    complex128: [],
+}
+_WEAK_DEFAULT = {"i*": int64, "f*": float64, "c*": complex128}
+
+
+def _upper_bounds() -> dict[Any, frozenset]:
+    bounds: dict[Any, set] = {node: {node} for node in _LATTICE}
+    changed = True
+    while changed:
+        changed = False
+        for node, above in bounds.items():
+            grown = above.union(*(_LATTICE[b] for b in above))
+            if grown != above:
+                bounds[node], changed = grown, True
+    return {node: frozenset(above) for node, above in bounds.items()}
+
+
+_UPPER = _upper_bounds()
+
+
+def _join(nodes: list[Any]) -> Any:
+    """The least upper bound of lattice nodes."""
+    common = frozenset.intersection(*(_UPPER[n] for n in nodes))
+    return next(n for n in common if _UPPER[n] == common)
+
+
+class Weak(NamedTuple):
+    """A weakly typed value's dtype, as promotion sees it (a weak float32 joins as a Python
+    float would, and several weak values join on their own dtypes)."""
+
+    dtype: np.dtype
+
+
+def _node(operand: Any) -> Any:
+    if isinstance(operand, Weak):
+        kind = operand.dtype.kind
+        return {"b": bool_, "i": "i*", "u": "i*", "f": "f*", "c": "c*"}[kind]
+    if isinstance(operand, bool):
+        return bool_  # a Python bool is strongly typed, as in JAX
+    if isinstance(operand, int):
+        return "i*"
+    if isinstance(operand, float):
+        return "f*"
+    if isinstance(operand, complex):
+        return "c*"
+    return canonical_dtype(np.dtype(operand))
+
+
+def promote_types(*operands: Any) -> tuple[np.dtype, bool]:
+    """JAX's promotion of dtypes and Python scalars (weakly typed): the result's dtype, and
+    whether it is weakly typed (it is when every operand is, or when a weak Python scalar
+    decides the kind: `int32_array * 2.0` is a weak float64, as in JAX)."""
+    nodes = [_node(op) for op in operands]
+    if all(isinstance(n, str) for n in nodes):  # all weak: join their own dtypes
+        own = [
+            op.dtype if isinstance(op, Weak) else _WEAK_DEFAULT[n] for op, n in zip(operands, nodes)
+        ]
+        return _join(own), True
+    joined = _join(nodes)
+    if isinstance(joined, str):
+        return _WEAK_DEFAULT[joined], True
+    return joined, False
 
 
 def result_type(*operands: Any) -> np.dtype:
-    """numpy ≥ 2 promotion: arrays/dtypes are strong, Python scalars weak (float32 * 2.0 → f32)."""
-    strong = [op for op in operands if not isinstance(op, (bool, int, float, complex))]
-    weak = [op for op in operands if isinstance(op, (bool, int, float, complex))]
-    if not strong:
-        result = weak_scalar_dtype(weak[0]) if len(weak) == 1 else _promote_weak(weak)
-    else:
-        # numpy's own NEP 50 promotion handles weak Python scalars beside strong dtypes.
-        result = canonical_dtype(np.result_type(*strong, *weak))
+    """JAX's promotion (see `promote_types`): arrays and dtypes are strong, Python scalars weak
+    (float32 * 2.0 → float32), mixed widths join on JAX's lattice (int32 with float32 → float32)."""
+    result, _ = promote_types(*operands)
     if is_integer(result):
-        # np.result_type(int32, 2**40) is int32: the overflow surfaces only when the scalar is
+        # int32 with 2**40 is int32: the overflow would surface only when the scalar is
         # converted, as a bare OverflowError; say here which scalar and which dtype.
         info = np.iinfo(result)
-        for value in weak:
-            if isinstance(value, int) and not info.min <= value <= info.max:
+        for value in operands:
+            if type(value) is int and not info.min <= value <= info.max:
                 raise DTypeError(f"Python integer {value} is out of bounds for {result}")
     return result
 
@@ -137,7 +221,3 @@ def weak_scalar_dtype(value: bool | int | float | complex) -> np.dtype:
     if isinstance(value, float):
         return float64
     return complex128
-
-
-def _promote_weak(values: list[Any]) -> np.dtype:
-    return canonical_dtype(np.result_type(*[weak_scalar_dtype(v) for v in values]))

@@ -146,7 +146,7 @@ def _categorical_without_replacement(
         )
     _, indices = lax.top_k(tnp.moveaxis(noisy, axis, -1), k)
     indices = tnp.moveaxis(indices, -1, 0)
-    return lax.reshape(lax.convert_element_type(indices, dt.int64), shape)
+    return lax.reshape(indices, shape)  # int32: JAX's top_k indices
 
 
 def categorical(

@@ -15,7 +15,7 @@ from tf8.lax.core import apply, apply1
 from tf8.ops.extension.control import Cond
 from tf8.ops.primitive import Aval
 
-from .checks import check_callable, check_same_types, flatten, scalar_index
+from .checks import check_callable, check_same_types, flatten, scalar_index, weak_like
 from .closure import Closure
 
 _INDEX = np.dtype(np.int32)
@@ -73,4 +73,5 @@ def _cond(index: Any, branches: list[Callable[..., Any]], operands: Sequence[Any
     if not first_outs:
         return tree.tree_unflatten(first_def, [])
     op = Cond([closure.program(args, outs) for outs, _ in traced])
-    return tree.tree_unflatten(first_def, apply(op, [index, *closure.outer, *leaves]))
+    results = apply(op, [index, *closure.outer, *leaves])
+    return tree.tree_unflatten(first_def, weak_like(results, [outs for outs, _ in traced]))

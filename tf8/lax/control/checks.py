@@ -122,3 +122,11 @@ def scalar_index(value: Any, what: str) -> TracedTensor:
             f"{what} must have a bool or integer dtype, got {t.dtype} ({t.aval})"
         )
     return t
+
+
+def weak_like(results: list, traced_outputs: Sequence[Sequence[Any]]) -> list:
+    """A control op's results take JAX's weak types: weak where every traced body (each
+    branch of a cond, the body of a loop) returns a weakly typed value."""
+    for k, result in enumerate(results):
+        result._weak = all(outs[k]._weak for outs in traced_outputs)
+    return results

@@ -106,7 +106,12 @@ class Closure:
         # the ops that depend on the arguments (or on nothing) are rebuilt on the arguments
         # and capture leaves; the values they read from outside become captures
         interpret(walk.operations, env, rebuild, constants=True)
-        return [get(t.key, env.get(t.key)) for t in outs]
+        closed = [get(t.key, env.get(t.key)) for t in outs]
+        captures = set(map(id, self.captures.values()))
+        for new, old in zip(closed, outs):  # a rebuilt output keeps its weak type
+            if new is not old and id(new) not in captures:
+                new._weak = old._weak
+        return closed
 
     def program(self, args: Sequence[TracedTensor], outs: Sequence[TracedTensor]) -> ClosedProgram:
         """The closed program with inputs (*capture leaves, *args) and outputs `outs`."""

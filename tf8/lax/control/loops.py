@@ -20,7 +20,15 @@ from tf8.ops.extension.control import Scan, While
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
 
-from .checks import as_operand, check_callable, check_same_types, flatten, leaf_paths, promote_weak
+from .checks import (
+    as_operand,
+    check_callable,
+    check_same_types,
+    flatten,
+    leaf_paths,
+    promote_weak,
+    weak_like,
+)
 from .closure import Closure
 
 _CARRY = "body_fun output and input must have identical types"
@@ -94,7 +102,7 @@ def scan(
     if not outs:
         return tree.tree_unflatten(carry_def, inits), tree.tree_unflatten(ys_def, [])
     op = Scan(program, len(closure.outer), len(inits), n, reverse)
-    results = apply(op, [*closure.outer, *inits, *xs_leaves])
+    results = weak_like(apply(op, [*closure.outer, *inits, *xs_leaves]), [outs])
     return (
         tree.tree_unflatten(carry_def, results[: len(inits)]),
         tree.tree_unflatten(ys_def, results[len(inits) :]),
@@ -142,7 +150,7 @@ def while_loop(
         len(body_closure.outer),
     )
     results = apply(op, [*cond_closure.outer, *body_closure.outer, *inits])
-    return tree.tree_unflatten(carry_def, results)
+    return tree.tree_unflatten(carry_def, weak_like(results, [outs]))
 
 
 def _static_int(value: Any) -> int | None:

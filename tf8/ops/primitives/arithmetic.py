@@ -142,8 +142,8 @@ def _abs_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> li
     (x,), (t,) = primals, tangents
     if t is None:
         return [None]
-    if not dt.is_complex(x.dtype):
-        return [lax.mul(t, lax.unary("sign", x))]
+    if not dt.is_complex(x.dtype):  # JAX's convention: +t at 0 and -0, -t at NaN
+        return [lax.select(lax.compare(x, 0, "ge"), t, lax.neg(t))]
     # d|z| = Re(conj(z) dz) / |z|, 0 at z = 0.
     mag = outputs[0]
     is_zero = lax.compare(mag, 0, "eq")
@@ -152,26 +152,24 @@ def _abs_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> li
     return [lax.real(lax.mul(t, unit))]
 
 
-def _extremum_weights(lax: Any, primary: Any, other: Any, direction: str) -> Any:
-    """1 where `primary` wins, 0.5 on ties, 0 where it loses (ties split the derivative)."""
-    wins = lax.compare(primary, other, direction)
-    ties = lax.compare(primary, other, "eq")
-    half_or_none = lax.select(ties, lax.like(primary, 0.5), lax.like(primary, 0.0))
-    return lax.select(wins, lax.like(primary, 1.0), half_or_none)
+def _extremum_weight(lax: Any, mine: Any, other: Any, out: Any) -> Any:
+    """JAX's split of max/min's derivative: 1 where `mine` is the result alone, 0.5 on a tie,
+    0 where it is not the result (both 0 where the result is NaN)."""
+    alone = lax.select(lax.compare(other, out, "eq"), lax.like(mine, 0.5), lax.like(mine, 1.0))
+    return lax.select(lax.compare(mine, out, "eq"), alone, lax.like(mine, 0.0))
 
 
-def _extremum_jvp(direction: str) -> Any:
-    def rule(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> list[Any]:
-        x, y = primals
-        tx, ty = tangents
-        wx = _extremum_weights(lax, x, y, direction)
-        total = None if tx is None else lax.mul(tx, wx)
-        return [lax.add_any(total, None if ty is None else lax.mul(ty, lax.sub(1.0, wx)))]
+def _extremum_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> list[Any]:
+    x, y = primals
+    tx, ty = tangents
+    out = outputs[0]
+    total = None if tx is None else lax.mul(tx, _extremum_weight(lax, x, y, out))
+    return [
+        lax.add_any(total, None if ty is None else lax.mul(ty, _extremum_weight(lax, y, x, out)))
+    ]
 
-    return rule
 
-
-_maximum_jvp, _minimum_jvp = _extremum_jvp("gt"), _extremum_jvp("lt")
+_maximum_jvp = _minimum_jvp = _extremum_jvp
 
 
 def _clamp_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> list[Any]:
