@@ -83,7 +83,11 @@ def floor_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
 
 def remainder(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    return elementwise("rem", x, y)
+    """x - y * floor(x / y): the sign of the divisor, as numpy's and JAX's `remainder`."""
+    a, b = broadcast_arrays(*promote(x, y))
+    if dt.is_complex(a.dtype):
+        raise DTypeError(f"remainder is not defined for complex input ({a.dtype}), as in JAX")
+    return apply1("rem", [a, b])
 
 
 def fmod(x: ArrayLike, y: ArrayLike) -> TracedTensor:

@@ -60,9 +60,16 @@ def _real_float(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:
     return fn
 
 
-rint = _real_float("round", "Round half to even, as numpy.")
+_rint_real = _real_float("round", "Round half to even, as numpy.")
 erf = _real_float("erf", "The error function (scipy.special.erf).")
-rint.__name__ = rint.__qualname__ = "rint"
+
+
+def rint(x: ArrayLike) -> TracedTensor:
+    """Round half to even, as numpy; a complex value rounds its two parts, as JAX's."""
+    x = asarray(x)
+    if dt.is_complex(x.dtype):
+        return apply1("complex", [_rint_real(real(x)), _rint_real(imag(x))])
+    return _rint_real(x)
 
 
 def _rounding(name: str, doc: str) -> Callable[[ArrayLike], TracedTensor]:

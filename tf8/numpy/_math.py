@@ -114,15 +114,13 @@ def cbrt(x: ArrayLike) -> TracedTensor:
 
 
 def deg2rad(x: ArrayLike) -> TracedTensor:
-    """x * (pi / 180)."""
-    (x,) = _real_inexact("deg2rad", x)
-    return multiply(x, math.pi / 180.0)
+    """x * (pi / 180) (complex too, as JAX's)."""
+    return multiply(inexact(x), math.pi / 180.0)
 
 
 def rad2deg(x: ArrayLike) -> TracedTensor:
-    """x * (180 / pi)."""
-    (x,) = _real_inexact("rad2deg", x)
-    return multiply(x, 180.0 / math.pi)
+    """x * (180 / pi) (complex too, as JAX's)."""
+    return multiply(inexact(x), 180.0 / math.pi)
 
 
 radians, degrees = deg2rad, rad2deg
