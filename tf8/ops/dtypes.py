@@ -7,6 +7,7 @@ that need an inexact dtype take JAX's (`sin(int32)` is float32, `sin(int64)` flo
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -154,8 +155,9 @@ def _upper_bounds() -> dict[Any, frozenset]:
 _UPPER = _upper_bounds()
 
 
-def _join(nodes: list[Any]) -> Any:
-    """The least upper bound of lattice nodes."""
+@functools.lru_cache(maxsize=1024)
+def _join(nodes: tuple[Any, ...]) -> Any:
+    """The least upper bound of lattice nodes (cached: promotion runs on every op)."""
     common = frozenset.intersection(*(_UPPER[n] for n in nodes))
     return next(n for n in common if _UPPER[n] == common)
 
@@ -167,18 +169,22 @@ class Weak(NamedTuple):
     dtype: np.dtype
 
 
+_SCALAR_NODES = {bool: bool_, int: "i*", float: "f*", complex: "c*"}  # bool is strong, as JAX's
+_WEAK_NODES = {"b": bool_, "i": "i*", "u": "i*", "f": "f*", "c": "c*"}
+_OWN = frozenset(DTYPES)
+
+
 def _node(operand: Any) -> Any:
+    found = _SCALAR_NODES.get(type(operand))
+    if found is not None:
+        return found
+    if operand in _OWN:
+        return operand
     if isinstance(operand, Weak):
-        kind = operand.dtype.kind
-        return {"b": bool_, "i": "i*", "u": "i*", "f": "f*", "c": "c*"}[kind]
-    if isinstance(operand, bool):
-        return bool_  # a Python bool is strongly typed, as in JAX
-    if isinstance(operand, int):
-        return "i*"
-    if isinstance(operand, float):
-        return "f*"
-    if isinstance(operand, complex):
-        return "c*"
+        return _WEAK_NODES[operand.dtype.kind]
+    for kind, node in _SCALAR_NODES.items():  # subclasses of Python's scalar types
+        if isinstance(operand, kind):
+            return node
     return canonical_dtype(np.dtype(operand))
 
 
@@ -191,8 +197,8 @@ def promote_types(*operands: Any) -> tuple[np.dtype, bool]:
         own = [
             op.dtype if isinstance(op, Weak) else _WEAK_DEFAULT[n] for op, n in zip(operands, nodes)
         ]
-        return _join(own), True
-    joined = _join(nodes)
+        return _join(tuple(own)), True
+    joined = _join(tuple(nodes))
     if isinstance(joined, str):
         return _WEAK_DEFAULT[joined], True
     return joined, False
