@@ -17,13 +17,10 @@ from tf8.traced import TracedTensor
 def pow(x: Any, y: Any) -> TracedTensor:  # noqa: A001 - JAX's name
     """lax.pow: `x ** y`, with `y` of `x`'s dtype or, as JAX allows, an integer exponent of an
     inexact base (a Python float base is then float64, never truncated to `y`'s dtype)."""
-    exponent = y if not isinstance(y, _SCALARS) else None
-    exponent = None if exponent is None else _array(exponent)
-    if exponent is not None and dt.is_integer(exponent.dtype):
-        base = _array(x)
-        if dt.is_inexact(base.dtype):
-            shaped = _operands(base, apply1("convert", [exponent], dtype=base.dtype))
-            return apply1("pow", shaped)
+    if not isinstance(y, _SCALARS):
+        exponent, base = _array(y), _array(x)
+        if dt.is_integer(exponent.dtype) and dt.is_inexact(base.dtype):
+            return apply1("pow", _operands(base, apply1("convert", [exponent], dtype=base.dtype)))
     return apply1("pow", _operands(x, y))
 
 

@@ -13,8 +13,10 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, ParameterError
+from tf8.lax.builders import add as add_
 from tf8.lax.builders import broadcast as _broadcast_in_dim
-from tf8.lax.builders import full
+from tf8.lax.builders import compare, full
+from tf8.lax.builders import select as select_
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import concrete_array
@@ -51,8 +53,7 @@ def _check_fits(value: Any, like: TracedTensor) -> None:
             f"a Python {type(value).__name__} ({value!r}) cannot take the dtype {like.dtype} "
             f"of the other operand ({like.aval}); lax ops do not promote (jnp's do)"
         )
-    if kind == "i" and like.dtype.kind in "iu":
-        dt.result_type(like.dtype, value)  # DTypeError when out of range
+    dt.check_ints_fit(like.dtype, [value])
 
 
 def _weak_to(x: TracedTensor, like: TracedTensor | None) -> TracedTensor:
@@ -311,8 +312,7 @@ def _index_scalars(starts: Sequence[Any], shape: Sequence[Any]) -> list[TracedTe
             raise DTypeError(f"start indices must be integers, got {t.aval}")
         dim = shape[k] if k < len(shape) else None
         if isinstance(dim, int) and t.dtype.kind == "i":
-            negative = apply1("compare", [t, full(t.aval, 0)], direction="lt")
-            t = apply1("select", [negative, apply1("add", [t, full(t.aval, dim)]), t])
+            t = select_(compare(t, 0, "lt"), add_(t, dim), t)
         out.append(t)
     return out
 

@@ -159,7 +159,7 @@ def promote(*values: ArrayLike) -> list[TracedTensor]:
         v if isinstance(v, TracedTensor) or is_weak_scalar(v) else asarray(v) for v in values
     ]
     dtype, weak = dt.promote_types(*[_dtype_of(v) for v in operands])
-    dt.result_type(dtype, *[v for v in operands if type(v) is int])  # out-of-range ints
+    dt.check_ints_fit(dtype, operands)
     lifted = []
     for v in operands:
         if isinstance(v, TracedTensor):

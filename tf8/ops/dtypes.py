@@ -208,14 +208,19 @@ def result_type(*operands: Any) -> np.dtype:
     """JAX's promotion (see `promote_types`): arrays and dtypes are strong, Python scalars weak
     (float32 * 2.0 → float32), mixed widths join on JAX's lattice (int32 with float32 → float32)."""
     result, _ = promote_types(*operands)
-    if is_integer(result):
-        # int32 with 2**40 is int32: the overflow would surface only when the scalar is
-        # converted, as a bare OverflowError; say here which scalar and which dtype.
-        info = np.iinfo(result)
+    check_ints_fit(result, operands)
+    return result
+
+
+def check_ints_fit(dtype: np.dtype, operands: Any) -> None:
+    """DTypeError for a Python int among `operands` that `dtype` (an integer one) cannot hold:
+    int32 with 2**40 is int32, and the overflow would otherwise surface only when the scalar
+    is converted, as a bare OverflowError."""
+    if is_integer(dtype):
+        info = np.iinfo(dtype)
         for value in operands:
             if type(value) is int and not info.min <= value <= info.max:
-                raise DTypeError(f"Python integer {value} is out of bounds for {result}")
-    return result
+                raise DTypeError(f"Python integer {value} is out of bounds for {dtype}")
 
 
 def weak_scalar_dtype(value: bool | int | float | complex) -> np.dtype:
