@@ -18,43 +18,18 @@ import fnmatch
 import re
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
-
-class Row(NamedTuple):
-    name: str | None  # fnmatch pattern over a mismatch's function; None for an API row
-    signature: str
-    path: str
-    what: str  # what the user sees, in README's words (README prints it in bold)
-    reason: str  # JAX's behaviour and the design choice, as README states them
-    test: str | None = None  # the pytest node id of the test that checks an API row
-    differs: str = "*"  # fnmatch pattern over what differs (`no error (JAX raised*`)
-
-
-def corpus(name: str, signature: str, path: str, what: str, reason: str, differs: str = "*") -> Row:
-    """A row that keeps the conformance mismatches its patterns match."""
-    return Row(name, signature, path, what, reason, None, differs)
-
-
-def api(what: str, test: str, reason: str) -> Row:
-    """A row for a behaviour outside the corpus, checked by the test `test` names."""
-    return Row(None, "", "", what, reason, test)
+if __package__:
+    from . import kept
+    from .rows import Row, api
+else:  # run as a script
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from conformance import kept
+    from conformance.rows import Row, api
 
 
 DELIBERATE: list[Row] = [
-    # --- corpus rows --------------------------------------------------------------------------
-    corpus(
-        "lax.*",
-        "*py-*",
-        "eager",
-        "`tf8.lax` takes a Python scalar beside an array of another dtype when nothing is lost.",
-        "`lax.add(float32_array, 2.0)`, `lax.mul(x, 2)` and `lax.lt(int32_array, True)` give the "
-        "array's dtype, where JAX 0.10's `lax` refuses any dtype mismatch: a Python scalar is "
-        "weakly typed (DESIGN §2), so it takes the other operand's dtype as in `tf8.numpy`. A "
-        "float into an integer array, a complex into a real one, or an int out of range is "
-        "refused with a `DTypeError`, as JAX refuses it.",
-        differs="no error (JAX raised TypeError)",
-    ),
+    *kept.ROWS,
     # --- transforms ---------------------------------------------------------------------------
     api(
         "A function whose `grad` the tape hands to the graph path runs twice.",

@@ -1,0 +1,7 @@
+"""Deliberate differences in the conformance corpus: elementwise. See deliberate.py."""
+
+from __future__ import annotations
+
+from ..rows import Row, corpus  # noqa: F401
+
+ROWS: list[Row] = []
