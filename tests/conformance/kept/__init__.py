@@ -3,6 +3,13 @@ so that each group's rows sit beside each other (deliberate.py puts them first).
 
 from __future__ import annotations
 
-from . import arrays, elementwise, lax, linalg_random_nn, scipy
+from . import arrays, elementwise, general, lax, linalg_random, scipy
 
-ROWS = [*lax.ROWS, *elementwise.ROWS, *arrays.ROWS, *scipy.ROWS, *linalg_random_nn.ROWS]
+ROWS = [
+    *general.ROWS,
+    *lax.ROWS,
+    *elementwise.ROWS,
+    *arrays.ROWS,
+    *scipy.ROWS,
+    *linalg_random.ROWS,
+]

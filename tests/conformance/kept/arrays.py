@@ -1,4 +1,5 @@
-"""Deliberate differences in the conformance corpus: arrays. See deliberate.py."""
+"""Deliberate differences in the conformance corpus: numpy arrays, indexing and the rest of numpy.
+See deliberate.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Deliberate differences in the conformance corpus: elementwise. See deliberate.py."""
+"""Deliberate differences in the conformance corpus: elementwise numpy and lax functions,
+numpy products.
+See deliberate.py."""
 
 from __future__ import annotations
 

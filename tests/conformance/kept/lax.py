@@ -1,4 +1,6 @@
-"""Deliberate differences in the conformance corpus: lax. See deliberate.py."""
+"""Deliberate differences in the conformance corpus: lax (its Python scalars, control flow,
+reductions, shapes), nn, transforms.
+See deliberate.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Deliberate differences in the conformance corpus: scipy. See deliberate.py."""
+"""Deliberate differences in the conformance corpus: scipy.special, scipy.stats,
+lax.special functions.
+See deliberate.py."""
 
 from __future__ import annotations
 

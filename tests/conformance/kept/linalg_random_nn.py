@@ -1,7 +1,0 @@
-"""Deliberate differences in the conformance corpus: linalg, random, nn. See deliberate.py."""
-
-from __future__ import annotations
-
-from ..rows import Row, corpus  # noqa: F401
-
-ROWS: list[Row] = []
