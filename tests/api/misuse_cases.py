@@ -105,8 +105,8 @@ TRACING: list[Any] = [
     ),
     ("negate-bool", lambda: -vector(3, "bool"), errors.DTypeError, r"bool.*logical_not"),
     (
-        "atan2-complex",
-        lambda: tnp.arctan2(vector(2, "complex128"), vector(2, "complex128")),
+        "fmod-complex",
+        lambda: tnp.fmod(vector(2, "complex128"), vector(2, "complex128")),
         errors.DTypeError,
         r"complex128",
     ),
@@ -153,7 +153,8 @@ TRACING: list[Any] = [
         errors.IndexingError,
         r"valid indices, got str",
     ),
-    ("index-out-of-bounds", lambda: vector(3)[5], errors.IndexingError, r"index 5.*size 3"),
+    # JAX clamps an out-of-bounds index (tf8 too); an empty axis has nothing to clamp into
+    ("index-out-of-bounds", lambda: vector(0)[0], errors.IndexingError, r"index 0.*size 0"),
     (
         "index-too-many",
         lambda: vector(3)[0, 0],
@@ -190,8 +191,8 @@ DISPATCH: list[Case] = [
     (
         "np-trim-zeros-of-placeholder",
         lambda: np.trim_zeros(placeholder((4,))),
-        errors.UnsupportedOperationError,
-        r"numpy\.trim_zeros is not supported",
+        errors.ConcretizationError,
+        r"trim_zeros",
     ),
     (
         "np-add-out",
@@ -215,7 +216,7 @@ DISPATCH: list[Case] = [
         "np-put-in-place",
         lambda: np.put(placeholder((4,)), [0], 1.0),
         errors.UnsupportedOperationError,
-        r"numpy\.put is not supported.*in place",
+        r"numpy\.put: it writes in place",
     ),
     (
         "np-unique-data-dependent-shape-under-jit",

@@ -164,7 +164,7 @@ def test_eager_basic_indexing_is_numpys_and_the_traced_paths(index):
     np.testing.assert_array_equal(grad, expected)
 
 
-def test_eager_indexing_errors_are_tf8s():
+def test_eager_indexing_errors_are_tf8s(strict_indexing):
     t = tf8.tensor(np.zeros((5, 12)))
     with pytest.raises(tf8.errors.IndexingError, match="out of bounds"):
         t[5]

@@ -23,6 +23,7 @@ from tf8.ops.gather import take_params, take_transpose_params
 from tf8.traced import TracedTensor
 
 from . import _arithmetic as arithmetic
+from . import _at_modes as modes
 from ._core import asarray, astype, broadcast_to, constant, full_of
 from ._indexing import expand_ellipsis, getitem, is_int_index
 from ._logic import where
@@ -78,6 +79,21 @@ def _scatter_set(flat: TracedTensor, column: TracedTensor, values: TracedTensor)
         full_of(False, flat.shape, dt.bool_), column, full_of(True, values.shape, dt.bool_)
     )
     return where(hit, _scatter_add(zeros, column, values), flat)
+
+
+def set_flat(flat: TracedTensor, pos: np.ndarray | TracedTensor, values: TracedTensor) -> Any:
+    """`flat` (1-D) with `values` (1-D, one per position) written at the int positions `pos`;
+    positions outside [0, flat.size) are dropped (scatter_add drops them). Constant positions
+    repeated: the last write wins, as numpy's; traced ones repeated: unspecified, as JAX's."""
+    if isinstance(pos, np.ndarray):
+        pos = pos.reshape(-1)
+        keep = (pos >= 0) & (pos < flat.shape[0])
+        last = _last_writes(np.where(keep, pos, -1 - np.arange(pos.size)))
+        last = last[keep[last]]
+        if last.size != pos.size:
+            values = _gather(values, constant(last.reshape(-1, 1)))
+        return _scatter_set(flat, _column(pos[last]), values)
+    return _scatter_set(flat, _column(pos), values)
 
 
 def _rounds(pos: np.ndarray) -> list[np.ndarray]:
@@ -178,14 +194,27 @@ class AtRef:
         unknown = set(kw) - set(_KEYWORDS)
         if unknown:
             raise UnsupportedOperationError(f".at[].{name}: unknown arguments {sorted(unknown)}")
-        return update(self._x, self._index, values, combine, name)
+        mode = modes.mode_name(kw.get("mode"), f".at[].{name}")
+        x = asarray(self._x)
+        # JAX drops out-of-bounds updates by default ('drop'/'fill'); 'clip' clamps the index
+        clamp = mode in ("clip", "promise_in_bounds")
+        padded_x, index, padded = modes.bounded(x, self._index, clamp, 0)
+        out = update(padded_x, index, values, combine, name)
+        return modes.trim(out, padded, x.shape)
 
     def get(self, **kw: Any) -> TracedTensor:
-        """x[index]."""
+        """x[index]: out of bounds, clamped by default, `fill_value` with mode='fill'."""
         unknown = set(kw) - set(_KEYWORDS)
         if unknown:
             raise UnsupportedOperationError(f".at[].get: unknown arguments {sorted(unknown)}")
-        return getitem(self._x, self._index)
+        mode = modes.mode_name(kw.get("mode"), ".at[].get")
+        if mode not in ("fill", "drop"):
+            return getitem(self._x, self._index)
+        x = asarray(self._x)
+        fill = kw.get("fill_value")
+        fill = modes.default_fill(x.dtype) if fill is None else fill
+        padded_x, index, _ = modes.bounded(x, self._index, False, fill)
+        return getitem(padded_x, index)
 
     def set(self, values: Any, **kw: Any) -> TracedTensor:
         """A copy with x[index] = values."""

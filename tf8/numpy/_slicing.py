@@ -15,6 +15,7 @@ import numpy as np
 
 from tf8.errors import IndexingError, UnsupportedOperationError
 from tf8.lax.core import apply1
+from tf8.ops import switches
 from tf8.ops.shapes import Dim, DimExpr, dim_max, dim_min, dims_equal
 from tf8.traced import TracedTensor
 
@@ -98,10 +99,16 @@ def _clamp_bound(bound: int | DimExpr | None, dim: Dim, default: Dim) -> Dim:
 
 
 def index_slice(index: int, dim: Dim, axis: int) -> AxisSlice:
-    """The one-element slice an integer index selects; IndexingError when out of bounds."""
+    """The one-element slice an integer index selects. Out of bounds it is clamped into the
+    axis, as JAX clamps it (IndexingError with `tf8_strict_indexing` on, or on an empty axis)."""
     if isinstance(dim, int):
         if not -dim <= index < dim:
-            raise IndexingError(f"index {index} is out of bounds for axis {axis} with size {dim}")
+            if switches.strict_indexing or dim == 0:
+                raise IndexingError(
+                    f"index {index} is out of bounds for axis {axis} with size {dim}"
+                    + ("" if dim == 0 else " (tf8_strict_indexing is on; JAX clamps it)")
+                )
+            index = min(max(index + dim if index < 0 else index, 0), dim - 1)
         index %= dim
         return AxisSlice(index, index + 1, 1)
     # Symbolic: clamp both bounds; the caller's reshape guards that the extent is 1.
