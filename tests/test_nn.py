@@ -256,3 +256,38 @@ def test_jit_and_grad_through_a_small_network() -> None:
     eager = np.asarray(tf8.grad(loss)(weights))
     np.testing.assert_allclose(np.asarray(tf8.jit(tf8.grad(loss))(weights)), eager, rtol=1e-12)
     tf8.check_grads(loss, (weights,), order=2)
+
+
+def test_dtypes_and_edge_values_follow_jax():
+    """JAX 0.10.2 (x64): elu/selu/relu6 of an integer array are weakly typed float64 (a float
+    literal joins it), gelu goes to the inexact dtype (int32 → float32) and is never weak,
+    relu keeps NaN, and softmax/log_softmax of a slice holding +inf are NaN throughout."""
+    ints = np.array([-7, -1, 0, 2, 9], np.int32)
+    for fn in (nn.elu, nn.selu, nn.relu6):
+        out = fn(ints)
+        assert np.asarray(out).dtype == np.float64 and out._weak
+    assert np.asarray(nn.relu6(np.array([True, False]))).tolist() == [1.0, 0.0]
+    for approximate in (True, False):
+        out = nn.gelu(ints, approximate=approximate)
+        assert np.asarray(out).dtype == np.float32 and not out._weak
+        assert not nn.gelu(0.75, approximate=approximate)._weak
+    exact = nn.gelu(np.array([-8.0, -1.0, 0.5]), approximate=False)
+    x = np.array([-8.0, -1.0, 0.5])
+    np.testing.assert_allclose(np.asarray(exact), x * 0.5 * sp.erfc(-x / np.sqrt(2)), rtol=1e-13)
+    assert np.isnan(np.asarray(nn.relu(np.array([np.nan])))).all()
+    rows = np.array([[1.0, np.nan], [np.inf, 2.0]])
+    assert np.isnan(np.asarray(nn.softmax(rows))).all()
+    assert np.isnan(np.asarray(nn.log_softmax(np.array([np.inf, 2.0])))).all()
+    masked = nn.softmax(np.ones((2, 3)), where=np.zeros((2, 3), bool))
+    assert np.asarray(masked).tolist() == [[0.0] * 3] * 2  # JAX: 0 where the mask is empty
+
+
+def test_celu_at_its_kink_matches_jax_form():
+    """celu = max(x, 0) + alpha · expm1(min(x, 0) / alpha), as JAX writes it: at x = 0 the
+    tied max/min split the derivative, so d²/dx² = 1 / (4 alpha) (JAX: 0.0625 for alpha 1
+    with tangents 0.5)."""
+    alpha = 2.0
+    f = lambda x: nn.celu(x, alpha)  # noqa: E731
+    second = tf8.grad(tf8.grad(f))(0.0)
+    assert float(second) == pytest.approx(1 / (4 * alpha))
+    assert float(tf8.grad(f)(-1.0)) == pytest.approx(np.exp(-1.0 / alpha))

@@ -365,3 +365,36 @@ def test_bad_initializer_arguments_are_refused():
         I.orthogonal()(key(), (5,))
     with pytest.raises(ShapeError, match="3, 4 or 5 axes"):
         I.delta_orthogonal()(key(), (2, 2))
+
+
+def test_complex_draws_equal_jax():
+    """Complex weights as JAX 0.10.2 draws them (x64; numbers recorded from JAX): normal's
+    split real and imaginary parts, and variance_scaling's polar draws."""
+    key = np.array([0, 7], np.uint32)
+    normal = I.normal(0.5)(key, (2, 2), "complex64")
+    expected = [
+        [0.39387515 + 0.16056044j, 0.05007422 + 0.33204418j],
+        [-0.18471545 - 0.09508575j, -0.15310496 - 0.06747695j],
+    ]
+    assert np.asarray(normal).dtype == np.complex64
+    np.testing.assert_allclose(np.asarray(normal), expected, rtol=2e-6)
+    uniform = I.variance_scaling(1.0, "fan_in", "uniform")(key, (2, 2), "complex128")
+    expected = [
+        [-0.25289092 + 0.75728378j, -0.24914385 + 0.24927174j],
+        [0.06071677 - 0.69129986j, -0.63790442 - 0.56898424j],
+    ]
+    np.testing.assert_allclose(np.asarray(uniform), expected, rtol=1e-7)
+    truncated = I.variance_scaling(1.0, "fan_in", "truncated_normal")(key, (2, 2), "complex128")
+    expected = [
+        [-0.23297069 + 0.69763251j, -0.18912223 + 0.18921931j],
+        [0.05193253 - 0.59128555j, -0.62228902 - 0.55505594j],
+    ]
+    np.testing.assert_allclose(np.asarray(truncated), expected, rtol=1e-7)
+
+
+def test_empty_fans_and_constant_dtype():
+    """A zero fan: JAX raises ZeroDivisionError, tf8 names the shape; constant: strong dtype."""
+    with pytest.raises(ShapeError, match=r"\(0, 3\)"):
+        I.glorot_normal()(np.array([0, 1], np.uint32), (0, 3), "float32")
+    out = I.constant(0.5)(None, (3, 4), "float64")
+    assert np.asarray(out).dtype == np.float64 and not out._weak

@@ -224,3 +224,32 @@ def test_bad_dtypes_and_seeds_are_refused():
         random.randint(key(), (2,), 0, 3, np.float64)
     with pytest.raises(DTypeError, match="integer scalar"):
         random.PRNGKey(1.5)
+
+
+def test_key_data_and_wrap_key_data_take_batches_of_keys_as_jax():
+    keys = random.split(random.PRNGKey(3), 4)
+    np.testing.assert_array_equal(random.key_data(keys), keys)
+    np.testing.assert_array_equal(random.wrap_key_data(keys), keys)
+    # split with a tuple num: one key per element of that shape, the same counters flattened
+    grid = random.split(random.PRNGKey(3), (2, 3))
+    assert grid.shape == (2, 3, 2)
+    np.testing.assert_array_equal(np.reshape(grid, (6, 2)), random.split(random.PRNGKey(3), 6))
+
+
+def test_small_and_odd_arguments_as_jax():
+    # recorded with JAX 0.10.2 (x64), key = jax.random.PRNGKey(5)
+    key = random.PRNGKey(5)
+    high = random.bernoulli(key, 0.3, (6,), mode="high")
+    np.testing.assert_array_equal(high, [False, True, False, False, True, True])
+    # uint8 (and every dtype under 32 bits) is sampled in int32, then converted
+    small = random.randint(key, (6,), 0, 3, dtype="uint8")
+    assert small.dtype == np.uint8
+    np.testing.assert_array_equal(small, [0, 0, 0, 0, 2, 1])
+    # fold_in converts its data as jnp.uint32 does: a float truncates
+    np.testing.assert_array_equal(random.fold_in(key, 2.7), [3594430910, 1784718894])
+    with pytest.raises(DTypeError, match="out of bounds"):
+        random.fold_in(key, -3)  # JAX: OverflowError for a Python int out of uint32's range
+    # weibull_min's 1/concentration is taken in the concentration's dtype, as JAX's
+    w = random.weibull_min(key, np.float32(1.0), np.float32(3.0))
+    assert w.dtype == np.float64
+    np.testing.assert_allclose(float(w), 1.00201362, rtol=1e-8)

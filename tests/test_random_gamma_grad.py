@@ -137,7 +137,40 @@ def test_float32_draws_differentiate_in_float32():
     np.testing.assert_allclose(grad, quantile_da(a, x), rtol=1e-4)
 
 
-def test_second_derivatives_are_refused_clearly():
-    with pytest.raises(DifferentiationError, match="random_gamma_grad"):
-        tf8.grad(tf8.grad(lambda a: random.gamma(K, a)))(2.0)
+def quantile_d2a(a, x):
+    """d²/da² of the draw at quantile u = P(a, x) held fixed: second central differences of
+    scipy's inverse (of Q where u > 1/2)."""
+    a, x = np.asarray(a, np.float64), np.asarray(x, np.float64)
+    h = 1e-4 * a
+    u, q = sp.gammainc(a, x), sp.gammaincc(a, x)
+
+    def second(inverse, level):
+        return (inverse(a + h, level) - 2 * inverse(a, level) + inverse(a - h, level)) / h**2
+
+    return np.where(u < 0.5, second(sp.gammaincinv, u), second(sp.gammainccinv, q))
+
+
+@pytest.mark.parametrize("a", [0.7, 1.5, 4.0, 30.0])
+def test_second_derivatives_hold_the_quantile_fixed(a):
+    # JAX differentiates random_gamma_grad's loops in forward mode; tf8 carries the second
+    # derivative in a through the same series and continued fraction (gamma_second)
+    x = float(random.gamma(K, a))
+    first = tf8.grad(lambda s: random.gamma(K, s))
+    second = float(tf8.grad(first)(a))
+    np.testing.assert_allclose(second, quantile_d2a(a, x), rtol=1e-5)
+    forward = tf8.jvp(
+        lambda s: tf8.jvp(lambda t: random.gamma(K, t), (s,), (1.0,))[1], (a,), (1.0,)
+    )
+    np.testing.assert_allclose(float(forward[1]), second, rtol=1e-10)
+    x_log = float(tnp.exp(random.loggamma(K, a)))
+    log_second = float(tf8.grad(tf8.grad(lambda s: random.loggamma(K, s)))(a))
+    # log x(a): (x''x − x'²) / x²
+    expected = quantile_d2a(a, x_log) / x_log - (quantile_da(a, x_log) / x_log) ** 2
+    np.testing.assert_allclose(log_second, expected, rtol=1e-5)
+
+
+def test_third_derivatives_are_refused_clearly():
+    third = tf8.grad(tf8.grad(tf8.grad(lambda a: random.gamma(K, a))))
+    with pytest.raises(DifferentiationError, match="twice"):
+        third(2.0)
     assert np.isfinite(tf8.grad(lambda a: random.t(K, a))(3.0))  # first order through t

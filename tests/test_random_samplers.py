@@ -318,7 +318,7 @@ def test_reparameterised_samplers_differentiate_in_their_location_and_scale():
 
 SAMPLERS = [
     random.split,
-    random.wrap_key_data,
+    lambda k: random.split(random.wrap_key_data(k)),  # wrap_key_data takes batches
     lambda k: random.fold_in(k, 3),
     lambda k: random.uniform(k, (2,)),
     lambda k: random.exponential(k, (2,)),

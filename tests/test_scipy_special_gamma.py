@@ -19,10 +19,16 @@ from tf8.scipy import special
 
 ARRAYS = hnp.array_shapes(max_dims=2, max_side=4)
 
+
+def _psi_jax(x: np.ndarray) -> np.ndarray:
+    """scipy's psi with JAX's NaN at the poles 0, -1, -2, ... (scipy: ±inf at ±0)."""
+    return np.where((x <= 0) & (x == np.floor(x)), np.nan, sp.psi(x))
+
+
 # name -> (tf8, scipy, operand ranges, rtol)
 CASES: dict[str, tuple[Callable, Callable, tuple[tuple[float, float], ...], float]] = {
     "gammaln": (special.gammaln, sp.gammaln, ((-20, 1e6),), 1e-12),
-    "digamma": (special.digamma, sp.psi, ((-20, 1e6),), 1e-9),
+    "digamma": (special.digamma, _psi_jax, ((-20, 1e6),), 1e-9),
     "gamma": (special.gamma, sp.gamma, ((-20, 170),), 1e-11),
     "gammasgn": (special.gammasgn, sp.gammasgn, ((-20, 20),), 0),
     "erfinv": (special.erfinv, sp.erfinv, ((-1, 1),), 1e-14),
@@ -34,8 +40,9 @@ CASES: dict[str, tuple[Callable, Callable, tuple[tuple[float, float], ...], floa
     "gammainc": (special.gammainc, sp.gammainc, ((0.01, 50), (0, 60)), 1e-12),
     "gammaincc": (special.gammaincc, sp.gammaincc, ((0.01, 50), (0, 60)), 1e-12),
     "betainc": (special.betainc, sp.betainc, ((0.01, 20), (0.01, 20), (0, 1)), 1e-11),
-    "betaln": (special.betaln, sp.betaln, ((0.01, 300), (0.01, 300)), 1e-9),
-    "beta": (special.beta, sp.beta, ((0.1, 30), (0.1, 30)), 1e-9),
+    # JAX's betaln (scipy's algdiv for max(a, b) >= 8, few terms): within 5e-6 of scipy's
+    "betaln": (special.betaln, sp.betaln, ((0.01, 300), (0.01, 300)), 5e-6),
+    "beta": (special.beta, sp.beta, ((0.1, 30), (0.1, 30)), 5e-6),
     "poch": (special.poch, sp.poch, ((0.1, 20), (-3, 10)), 1e-9),
     "rel_entr": (special.rel_entr, sp.rel_entr, ((-1, 5), (-1, 5)), 1e-12),
     "kl_div": (special.kl_div, sp.kl_div, ((-1, 5), (-1, 5)), 1e-12),
@@ -53,14 +60,17 @@ def test_matches_scipy(name: str, data: st.DataObject) -> None:
     xs = [data.draw(hnp.arrays(np.float64, shape, elements=st.floats(lo, hi))) for lo, hi in ranges]
     with np.errstate(all="ignore"):
         expected = reference(*xs)
-    np.testing.assert_allclose(np.asarray(fn(*xs)), expected, rtol=rtol, atol=1e-300)
+    atol = 5e-6 if name == "betaln" else 1e-300  # algdiv's error is absolute, in the log
+    np.testing.assert_allclose(np.asarray(fn(*xs)), expected, rtol=rtol, atol=atol)
 
 
 def test_polygamma_multigammaln_factorial_match_scipy() -> None:
     x = np.array([0.2, 1.0, 3.5, 40.0])
     for n in range(4):
         np.testing.assert_allclose(special.polygamma(n, x), sp.polygamma(n, x), rtol=1e-10)
-    assert np.isnan(np.asarray(special.polygamma(1.5, 2.0)))
+    with pytest.raises(errors.DTypeError, match="integer"):
+        special.polygamma(1.5, 2.0)  # n must have an integer dtype, as in JAX
+    assert np.isnan(np.asarray(tf8.lax.polygamma(1.5, 2.0)))  # the row: NaN off the integers
     for d in (1, 2, 5):
         np.testing.assert_allclose(special.multigammaln(x + 3, d), sp.multigammaln(x + 3, d))
     n = np.array([-2.0, 0.0, 1.0, 5.0, 10.5])
@@ -136,5 +146,5 @@ def test_scipy_ufuncs_dispatch_on_traced_values() -> None:
 def test_non_differentiable_operands_raise() -> None:
     with pytest.raises(errors.DifferentiationError, match="respect to a"):
         tf8.grad(tf8.grad(lambda a: special.gammainc(a, 1.0)))(2.0)  # first order: JAX's
-    with pytest.raises(ValueError, match="exact"):
+    with pytest.raises(errors.UnsupportedOperationError, match="exact"):
         special.factorial(3.0, exact=True)

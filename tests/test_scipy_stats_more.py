@@ -59,8 +59,13 @@ def test_discrete_match_scipy(data: st.DataObject) -> None:
         np.testing.assert_allclose(
             getattr(stats.poisson, fn)(k, mu), getattr(ss.poisson, fn)(k, mu), rtol=1e-9
         )
+        # JAX's binom.logpmf has no integrality test: a fractional k interpolates through
+        # gammaln, so it is compared with scipy at whole k only (cdf floors k everywhere)
+        whole = k == np.round(k) if fn != "cdf" else np.ones_like(k, bool)
         np.testing.assert_allclose(
-            getattr(stats.binom, fn)(k, n, p), getattr(ss.binom, fn)(k, n, p), rtol=1e-9
+            np.asarray(getattr(stats.binom, fn)(k, n, p))[whole],
+            getattr(ss.binom, fn)(k, n, p)[whole],
+            rtol=1e-9,
         )
 
 

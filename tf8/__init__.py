@@ -7,7 +7,20 @@ tf8 records it as a structural graph, transforms it (grad, jvp, vjp, jit), compi
 
 import sys
 
-from tf8 import config, errors, experimental, fft, lax, linalg, nn, random, scipy, tree
+from tf8 import (
+    config,
+    errors,
+    experimental,
+    fft,
+    flatten_util,
+    lax,
+    linalg,
+    nn,
+    random,
+    scipy,
+    tree,
+    tree_util,
+)
 from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.ad import (
     checkpoint,
@@ -69,6 +82,7 @@ __all__ = [
     "errors",
     "experimental",
     "fft",
+    "flatten_util",
     "lax",
     "linalg",
     "nn",
@@ -95,4 +109,5 @@ __all__ = [
     "recording",
     "tensor",
     "tree",
+    "tree_util",
 ]

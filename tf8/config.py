@@ -10,6 +10,9 @@ Options (`tf8.config.options()` lists them):
 - `tf8_default_engine` (`TF8_DEFAULT_ENGINE`, default "numpy"): the engine `tf8.jit` runs
   compiled programs on when no `engine=` is given. An unknown engine, or one whose optional
   extra is not installed, raises `tf8.errors.EngineError` naming the `pip install` needed.
+- `tf8_strict_indexing` (`TF8_STRICT_INDEXING`, default False): an integer index out of
+  bounds (`x[5]` on a length-3 axis) raises `IndexingError`, for debugging; by default it is
+  clamped into the axis, as JAX clamps it.
 - `tf8_prepare_cache_size` (`TF8_PREPARE_CACHE_SIZE`, default 512): prepared programs each
   runtime keeps (least recently used first out).
 - `tf8_jit_cache_size` (`TF8_JIT_CACHE_SIZE`, default 256): argument signatures each jitted
@@ -31,6 +34,7 @@ from typing import Any
 
 from tf8.errors import ParameterError
 from tf8.graph import caches
+from tf8.ops import switches
 from tf8.runtime.engines import get_engine
 
 __all__ = ["Config", "config", "options", "update"]
@@ -59,6 +63,20 @@ def _cache_size(kind: str) -> Callable[[Any], int]:
     return check
 
 
+def _switch(name: str, option: str) -> Callable[[Any], bool]:
+    """The check of a boolean option that `tf8.ops.switches.<name>` mirrors for every layer."""
+
+    def check(value: Any) -> bool:
+        if isinstance(value, str) and value.strip().lower() in ("0", "1", "true", "false"):
+            value = value.strip().lower() in ("1", "true")
+        if not isinstance(value, (bool, int)) or value not in (0, 1):
+            raise ParameterError(f"{option}: expected True or False, got {value!r}")
+        setattr(switches, name, bool(value))
+        return bool(value)
+
+    return check
+
+
 @dataclass(frozen=True)
 class Option:
     name: str
@@ -77,6 +95,13 @@ OPTIONS: dict[str, Option] = {
             "TF8_DEFAULT_ENGINE",
             _engine_name,
             "the engine tf8.jit compiles for when no engine= is given",
+        ),
+        Option(
+            "tf8_strict_indexing",
+            False,
+            "TF8_STRICT_INDEXING",
+            _switch("strict_indexing", "tf8_strict_indexing"),
+            "an integer index out of bounds raises IndexingError (default: clamped, as JAX)",
         ),
         *[
             Option(
@@ -107,7 +132,7 @@ class Config:
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_checked", set())
         for name in OPTIONS:
-            if name.endswith("_cache_size"):  # the caches take their size from the start
+            if name.endswith("_cache_size") or OPTIONS[name].default is False:  # set at start
                 getattr(self, name)
 
     def __getattr__(self, name: str) -> Any:

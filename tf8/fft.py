@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import AxisError, ParameterError
-from tf8.lax.builders import convert
+from tf8.lax.builders import broadcast, convert, div, mul
 from tf8.lax.fft import transform
 from tf8.numpy._core import constant
 from tf8.numpy._rearrange import roll
@@ -165,15 +165,29 @@ def _complex(x: TracedTensor) -> TracedTensor:
 # --- helpers: frequencies and shifts -------------------------------------------------------
 
 
-def fftfreq(n: int, d: float = 1.0, *, dtype: Any = None) -> TracedTensor:
+def fftfreq(n: int, d: Any = 1.0, *, dtype: Any = None) -> TracedTensor:
     """The sample frequencies of an n-point fft with sample spacing `d` (numpy's values, float64
-    unless `dtype`; JAX's default is float32)."""
-    return constant(np.fft.fftfreq(int(n), d), dtype)
+    unless `dtype`, as JAX's with x64). `d` may be traced: the result is differentiable in it."""
+    return _frequencies(np.fft.fftfreq, n, d, dtype)
 
 
-def rfftfreq(n: int, d: float = 1.0, *, dtype: Any = None) -> TracedTensor:
+def rfftfreq(n: int, d: Any = 1.0, *, dtype: Any = None) -> TracedTensor:
     """The n//2 + 1 non-negative sample frequencies of an n-point rfft."""
-    return constant(np.fft.rfftfreq(int(n), d), dtype)
+    return _frequencies(np.fft.rfftfreq, n, d, dtype)
+
+
+def _frequencies(numpy_fn: Any, n: int, d: Any, dtype: Any) -> TracedTensor:
+    """numpy_fn(n, d) as a constant when `d` is a number, else k / (d n) with k constant."""
+    n = int(n)
+    if not isinstance(d, TracedTensor):
+        return constant(numpy_fn(n, d), dtype)
+    out = dt.float64 if dtype is None else dt.as_dtype(dtype)
+    inexact = dt.float_dtype(out)
+    k = constant(numpy_fn(n, 1.0 / n), inexact)  # the integer frequencies, exactly
+    if d.ndim:
+        raise ParameterError(f"fftfreq: d must be a scalar, got shape {d.shape}")
+    spacing = broadcast(convert(mul(d, n), inexact), k.shape, ())
+    return convert(div(k, spacing), out)
 
 
 def fftshift(x: Any, axes: int | Sequence[int] | None = None) -> TracedTensor:

@@ -233,8 +233,12 @@ class Jitted:
         """Trace (or reuse the trace of an equal shape/dtype signature) and cache an entry."""
         args, kwargs = call
         arrays = [self._array(leaf, args, kwargs, i) for i, leaf in enumerate(leaves)]
-        # Python scalars are weakly typed, as in JAX: jit(f)(float32_array, 2.0) stays float32.
-        avals = tuple((*shape_dtype(a), type(leaf) in SCALARS) for a, leaf in zip(arrays, leaves))
+        # Python scalars are weakly typed, as in JAX: jit(f)(float32_array, 2.0) stays float32;
+        # a Python bool is strong (JAX's jit(cos)(True) is a strong float32)
+        avals = tuple(
+            (*shape_dtype(a), type(leaf) in SCALARS and type(leaf) is not bool)
+            for a, leaf in zip(arrays, leaves)
+        )
         engine = self._placed(leaves)
         trace = self._trace((treedef, statics, avals, engine), treedef, statics, avals, engine)
         convert = any(a is not leaf for a, leaf in zip(arrays, leaves))

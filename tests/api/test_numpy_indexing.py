@@ -94,7 +94,15 @@ def test_traced_indices_wrap_negatives_and_clamp_out_of_range() -> None:
     np.testing.assert_array_equal(np.asarray(x[idx]), [4.0, 0.0, 4.0, 4.0, 0.0])
 
 
-def test_index_errors_name_the_axis_and_size() -> None:
+def test_static_out_of_bounds_indices_clamp_as_jax_does() -> None:
+    x = tf8.tensor(A)  # jax: x[3] is x[2], x[-9] is x[0], x[:, [0, 7]] reads column 3
+    np.testing.assert_array_equal(np.asarray(x[3]), A[2])
+    np.testing.assert_array_equal(np.asarray(x[-9]), A[0])
+    np.testing.assert_array_equal(np.asarray(x[:, [0, 7]]), A[:, [0, 3]])
+    np.testing.assert_array_equal(tf8.jit(lambda v: v[5, 1])(A), A[2, 1])
+
+
+def test_index_errors_name_the_axis_and_size(strict_indexing) -> None:
     x = tf8.tensor(A)
     with pytest.raises(
         errors.IndexingError, match="index 3 is out of bounds for axis 0 with size 3"
@@ -191,8 +199,8 @@ def test_at_with_traced_indices() -> None:
 
 def test_at_errors() -> None:
     x = tf8.tensor(A)
-    with pytest.raises(errors.IndexingError, match="out of bounds"):
-        x.at[5].set(0.0)
+    with pytest.raises(errors.ParameterError, match="unknown mode 'raise'"):
+        x.at[0].get(mode="raise")  # jax: ValueError Unknown gather mode "raise"
     with pytest.raises(errors.ShapeError, match="broadcast"):
         x.at[0].set(np.zeros(7))
     with pytest.raises(errors.UnsupportedOperationError, match="unknown arguments"):
@@ -205,4 +213,23 @@ def test_take_and_len() -> None:
     np.testing.assert_array_equal(np.asarray(tnp.take(x, [1, -1], axis=2)), np.take(A, [1, -1], 2))
     np.testing.assert_array_equal(np.asarray(x.take([0, 7])), A.take([0, 7]))
     with pytest.raises(errors.IndexingError, match="out of bounds"):
-        tnp.take(x, [9], axis=1)
+        tnp.take(x, [9], axis=1, mode="raise")
+
+
+def test_take_fills_out_of_bounds_as_jax() -> None:
+    """jnp.take's default mode 'fill': -n <= i < n read a[i], others NaN / the extreme int,
+    on every path; the derivative of a filled position is 0."""
+    a = np.arange(5.0)
+    idx = np.array([1, 7, -1, -6])
+    expected = np.array([1.0, np.nan, 4.0, np.nan])
+    np.testing.assert_array_equal(np.asarray(tnp.take(a, idx)), expected)
+    np.testing.assert_array_equal(np.asarray(tf8.jit(tnp.take)(a, idx)), expected)
+    np.testing.assert_array_equal(np.asarray(tnp.take(a, idx, fill_value=-1.0)), [1, -1, 4, -1])
+    ints = tnp.take(np.arange(5, dtype=np.int32), idx)
+    np.testing.assert_array_equal(np.asarray(ints), [1, -(2**31), 4, -(2**31)])
+    unsigned = tnp.take(np.arange(5, dtype=np.uint8), np.array([7]))
+    np.testing.assert_array_equal(np.asarray(unsigned), [255])
+    grad = tf8.grad(lambda v: tnp.sum(tnp.take(v, idx, fill_value=0.0) * 2.0))(a)
+    np.testing.assert_array_equal(np.asarray(grad), [0.0, 2.0, 0.0, 0.0, 2.0])
+    with pytest.raises(errors.DTypeError):
+        tnp.take(a, np.array([0.0, 1.0]))

@@ -119,6 +119,17 @@ def test_searchsorted_matches_numpy(data):
     )
 
 
+def test_searchsorted_int32_and_every_jax_method():
+    """jax.numpy returns int32 indices (even with x64) and accepts 'scan_unrolled' and 'sort'."""
+    a, v = np.arange(6.0), np.array([[2.5, -1.0, 9.0], [np.nan, 3.0, 0.0]])
+    for method in ("scan", "scan_unrolled", "sort", "compare_all"):
+        for side in ("left", "right"):
+            out = tnp.searchsorted(a, v, side, method=method)
+            assert out.dtype == np.int32
+            np.testing.assert_array_equal(out, np.searchsorted(a, v, side))
+    assert tnp.searchsorted(np.zeros(0), v).dtype == np.int32
+
+
 @given(data=st.data())
 def test_unique_matches_numpy_concrete_and_sized(data):
     x = data.draw(hnp.arrays(np.float64, data.draw(SHAPES), elements=WITH_NAN))

@@ -121,13 +121,6 @@ DELIBERATE: list[Row] = [
         "and derivatives at 0 are JAX's.",
     ),
     api(
-        "`eigh`/`cholesky` read one triangle.",
-        "tests/api/test_linalg_named_results.py::test_symmetrize_input_matches_jax_gradient",
-        "As numpy's do (DESIGN §2: semantics follow numpy where numpy has the operation), so the "
-        "gradient with respect to a non-symmetric input is triangular; `symmetrize_input=True` "
-        "(JAX's default) factors (A + Aᴴ)/2 instead.",
-    ),
-    api(
         "`partition`/`argpartition` return a full sort.",
         "tests/api/test_numpy_sorting.py::test_partition_and_argpartition_return_a_full_sort",
         "It meets numpy's contract (DESIGN §2: semantics follow numpy); JAX builds the two parts "
@@ -139,13 +132,6 @@ DELIBERATE: list[Row] = [
         "JAX has them in `jax.lax`; tf8's take lax's signature `(a, axis=0, reverse=False)`. "
         "`tf8.lax` holds the builders of primitives, and these are compositions (doubling scans) "
         "written on them, so they live in the library layer above it (DESIGN, Layers).",
-    ),
-    api(
-        "`interp` computes in float64.",
-        "tests/api/test_numpy_long_tail.py::test_interp_computes_in_float64_as_numpy",
-        "Its result has numpy's dtype (complex128 for a complex `fp`) whatever the inputs' "
-        "precision; JAX keeps float32 inputs float32. Semantics follow numpy where numpy has "
-        "the operation (DESIGN §2).",
     ),
     api(
         "`convolve`/`correlate` accept and ignore `precision=` and `preferred_element_type=`.",

@@ -50,7 +50,10 @@ def write(family: str, found: dict[str, str]) -> None:
 
 
 if __name__ == "__main__":
-    sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]  # tests/ and the checkout (tf8)
+    # tests/ and the checkout (tf8), and not this folder, which Python put first: its
+    # coverage.py would shadow the `coverage` module numba imports
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+    sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
     from conformance.deliberate import deliberate
     from conformance.families import FAMILIES
     from conformance.replay import ENGINE_SAMPLE, engines, replay

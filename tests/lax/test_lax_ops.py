@@ -74,3 +74,75 @@ def test_lax_refuses_promotion_and_bad_dimension_numbers():
         lax.dot_general(np.ones((2, 2)), np.ones((2, 2)), (1, 0))
     with pytest.raises(DTypeError, match="start indices"):
         lax.dynamic_slice(np.ones(3), (tf8.tensor(np.float64(1.0)),), (1,))
+
+
+def test_lax_structure_edge_cases_follow_jax():
+    """JAX's answers (0.10.2, x64): the identity of an empty max/min, bool reductions and
+    contractions, refusals of a negative argmax axis, a 0-d cumsum and an out-of-range
+    expand_dims, and preferred_element_type contracting in the wider dtype."""
+    from tf8.errors import AxisError
+
+    empty = np.zeros((0, 3))
+    np.testing.assert_array_equal(np.asarray(lax.reduce_max(empty, (0,))), [-np.inf] * 3)
+    lo = np.asarray(lax.reduce_min(np.zeros((0, 2), np.int32), (0,)))
+    assert lo.dtype == np.int32 and (lo == np.iinfo(np.int32).max).all()
+    b = np.array([[True, False], [False, False]])
+    np.testing.assert_array_equal(np.asarray(lax.reduce_max(b, (0,))), [True, False])
+    np.testing.assert_array_equal(np.asarray(lax.reduce_min(b, (1,))), [False, False])
+    np.testing.assert_array_equal(np.asarray(lax.argmax(b, 1, "int32")), [0, 0])
+    assert np.asarray(lax.dot(np.array([True, False]), np.array([True, True]))).item() is True
+    for refused in (
+        lambda: lax.argmax(np.ones((3, 4)), -1, "int32"),
+        lambda: lax.cumsum(np.float64(1.0)),
+        lambda: lax.expand_dims(np.ones((3, 4)), (5,)),
+    ):
+        with pytest.raises(AxisError):
+            refused()
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(2, 3, 4)).astype(np.float32), rng.normal(size=(2, 4, 5))
+    y = y.astype(np.float32)
+    dims = (((2,), (1,)), ((0,), (0,)))
+    out = lax.dot_general(x, y, dims, preferred_element_type=np.float64)
+    exact = np.einsum("bij,bjk->bik", x.astype(np.float64), y.astype(np.float64))
+    np.testing.assert_allclose(np.asarray(out), exact, rtol=1e-13)
+    v = lax.dot(
+        np.array([[1, 2], [3, 4]], np.int32),
+        np.array([1, 1], np.int32),
+        preferred_element_type="float32",
+    )
+    assert np.asarray(v).dtype == np.float32 and np.asarray(v).tolist() == [3.0, 7.0]
+
+
+def test_lax_fft_strings_and_lengths():
+    """lax.fft(x, 'FFT' | 'IFFT' | 'RFFT' | 'IRFFT', fft_lengths) against numpy's n-d fft."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(2, 6))
+    z = x + 1j * rng.normal(size=(2, 6))
+    np.testing.assert_allclose(np.asarray(lax.fft(z, "FFT", (2, 6))), np.fft.fftn(z))
+    np.testing.assert_allclose(np.asarray(lax.fft(z, "ifft", (6,))), np.fft.ifft(z))
+    np.testing.assert_allclose(np.asarray(lax.fft(x, "RFFT", (2, 6))), np.fft.rfftn(x))
+    back = lax.fft(np.fft.rfftn(x), "IRFFT", (2, 6))
+    np.testing.assert_allclose(np.asarray(back), x, atol=1e-12)
+    assert np.asarray(lax.fft(x.astype(np.float32), "RFFT", (6,))).dtype == np.complex64
+    assert np.asarray(lax.fft(x, "FFT", (6,))).dtype == np.complex128
+    with pytest.raises(tf8.errors.ShapeError):
+        lax.fft(z, "FFT", (5,))
+
+
+def test_convert_element_type_saturates_floats_into_integers():
+    """XLA's convert (JAX 0.10.2): NaN gives 0 and out-of-range floats the nearest bound,
+    where numpy's cast wraps; integer to integer still wraps."""
+    x = np.array([np.nan, np.inf, -np.inf, 3e9, -3e9, 2.7, -2.7, 300.0, -1.0])
+    expected = {
+        "int32": [0, 2**31 - 1, -(2**31), 2**31 - 1, -(2**31), 2, -2, 300, -1],
+        "uint8": [0, 255, 0, 255, 0, 2, 0, 255, 0],
+        "int64": [0, 2**63 - 1, -(2**63), 3 * 10**9, -3 * 10**9, 2, -2, 300, -1],
+    }
+    for dtype, want in expected.items():
+        for convert in (
+            lax.convert_element_type,
+            tf8.jit(lax.convert_element_type, static_argnums=1),
+        ):
+            out = np.asarray(convert(x, dtype))
+            assert out.dtype == np.dtype(dtype) and out.tolist() == want
+    assert np.asarray(lax.convert_element_type(np.array([300, -1]), "uint8")).tolist() == [44, 255]

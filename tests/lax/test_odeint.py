@@ -159,3 +159,20 @@ def test_bad_inputs_raise():
         odeint(lambda y, t: (y, y), 1.0, TS)
     with pytest.raises(ShapeError, match="func returned shape"):
         odeint(lambda y, t: y[:1], np.ones(2), TS)
+
+
+def test_adjoint_steps_as_jax_at_loose_tolerance():
+    """A plain constant in func (the 0.1 of the damping) is not hoisted into the adjoint's
+    state, as JAX's closure_convert leaves it: the backward steps, and so the gradient at
+    rtol 1e-6, equal JAX 0.10.2's to rounding (numbers recorded from JAX, x64), not only to
+    the solver's tolerance."""
+    ts = np.linspace(0.0, 1.0, 4)
+
+    def f(y0, w):
+        dynamics = lambda y, t, w: tnp.stack([y[1], -(w**2) * y[0] - 0.1 * y[1]])  # noqa: E731
+        return odeint(dynamics, y0, ts, w, rtol=1e-6, atol=1e-8)
+
+    out, pullback = tf8.vjp(f, np.array([1.0, 0.0]), np.array(2.0))
+    y0_bar, w_bar = pullback(np.full(out.shape, 0.25))
+    np.testing.assert_allclose(y0_bar, [-0.7904648242468844, 0.6880605565784634], rtol=1e-12)
+    np.testing.assert_allclose(w_bar, -1.0414816474503623, rtol=1e-12)

@@ -143,3 +143,15 @@ def test_sort_errors_name_the_problem():
         lax.top_k(np.zeros(3), 4)
     with pytest.raises(DTypeError, match="real"):
         lax.top_k(np.zeros(3, np.complex128), 1)
+
+
+def test_top_k_nan_is_largest_and_axis_keyword():
+    """JAX's top_k ranks NaN above +inf, and takes `axis` (recorded from JAX 0.10.2)."""
+    x = np.array([1.0, np.nan, 3.0, 2.0, -np.inf, np.inf, 0.0])
+    values, indices = lax.top_k(x, 3)
+    np.testing.assert_array_equal(np.asarray(values), [np.nan, np.inf, 3.0])
+    np.testing.assert_array_equal(np.asarray(indices), [1, 5, 2])
+    m = np.array([[3.0, 1.0], [5.0, 0.0], [4.0, 2.0]])
+    values, indices = lax.top_k(m, 2, axis=0)
+    np.testing.assert_array_equal(np.asarray(values), [[5.0, 2.0], [4.0, 1.0]])
+    np.testing.assert_array_equal(np.asarray(indices), [[1, 2], [2, 0]])

@@ -49,7 +49,6 @@ def test_incomplete_gamma_and_beta_derivatives_in_x():
         (lambda a: lax.random_gamma_grad(a, 1.0), "a"),
         (lambda n: lax.polygamma(n, 1.0), "n"),
         (lambda a: lax.betainc(a, 2.0, 0.5), "a"),
-        (lambda x: lax.zeta(x, 1.5), "x"),
     ],
 )
 def test_operands_jax_does_not_differentiate_raise(call, operand):

@@ -171,8 +171,8 @@ def test_kernel_failures_raise_linalg_error():
 
 
 def test_unsupported_options_are_parameter_errors():
-    with pytest.raises(ParameterError):
-        linalg.qr(TALL, mode="complete")
+    with pytest.raises(ParameterError, match="mode"):
+        linalg.qr(TALL, mode="economic")
     with pytest.raises(ParameterError, match="UPLO"):
         linalg.eigh(SPD, UPLO="X")
 
@@ -181,13 +181,29 @@ def test_eigh_reads_the_upper_triangle_with_uplo_u():
     upper_only = np.triu(SPD[0])
     for uplo in ("U", "u"):
         np.testing.assert_allclose(
-            np.asarray(linalg.eigvalsh(upper_only, UPLO=uplo)), np.linalg.eigvalsh(SPD[0])
+            np.asarray(linalg.eigvalsh(upper_only, UPLO=uplo, symmetrize_input=False)),
+            np.linalg.eigvalsh(SPD[0]),
         )
-    w, v = linalg.eigh(HERMITIAN, UPLO="U")
+    w, v = linalg.eigh(HERMITIAN, UPLO="U", symmetrize_input=False)
     w0, v0 = np.linalg.eigh(HERMITIAN, UPLO="U")
     np.testing.assert_allclose(np.asarray(w), w0)
     np.testing.assert_allclose(np.abs(np.asarray(v)), np.abs(v0), atol=1e-12)
-    tf8.check_grads(lambda a: linalg.eigvalsh(a, UPLO="U"), [SPD], order=1)
+    tf8.check_grads(lambda a: linalg.eigvalsh(a, UPLO="U", symmetrize_input=False), [SPD], order=1)
+
+
+def test_eigh_and_cholesky_symmetrize_by_default_as_jax():
+    # JAX's default symmetrize_input=True: both triangles count, as (A + Aᴴ)/2, and the
+    # gradient is symmetric; UPLO then changes nothing.
+    lopsided = np.tril(SPD[0])
+    sym = (lopsided + lopsided.T) / 2
+    for uplo in ("L", "U"):
+        np.testing.assert_allclose(
+            np.asarray(linalg.eigvalsh(lopsided, UPLO=uplo)), np.linalg.eigvalsh(sym)
+        )
+    np.testing.assert_allclose(np.asarray(linalg.cholesky(lopsided)), np.linalg.cholesky(sym))
+    grad = np.asarray(tf8.grad(lambda a: linalg.cholesky(a)[2, 1])(SPD[0]))
+    np.testing.assert_allclose(grad, grad.T, atol=1e-12)
+    tf8.check_grads(linalg.cholesky, [lopsided + 0.1 * np.triu(SPD[0], 1)], order=2)
 
 
 def test_integer_input_computes_in_float64():

@@ -92,6 +92,18 @@ def test_cholesky_and_eigh_follow_scipy(lower):
     np.testing.assert_allclose(np.asarray(linalg.cholesky(lopsided, lower=lower)), expected)
     tf8.check_grads(lambda a: linalg.cholesky(a, lower=lower), [SPD], order=1)
     w, _ = scipy.linalg.eigh(SPD)
-    np.testing.assert_allclose(np.asarray(linalg.eigh(lopsided, lower=lower)[0]), w)
-    np.testing.assert_allclose(np.asarray(linalg.eigh(lopsided, lower, eigvals_only=True)), w)
+    np.testing.assert_allclose(np.asarray(linalg.eigh(SPD, lower=lower)[0]), w)
+    np.testing.assert_allclose(np.asarray(linalg.eigh(SPD, lower, eigvals_only=True)), w)
     tf8.check_grads(lambda a: linalg.eigh(a, lower=lower, eigvals_only=True), [SPD], order=1)
+
+
+@pytest.mark.parametrize("lower", [True, False])
+def test_eigh_symmetrizes_its_input_as_jax_does(lower):
+    # JAX's scipy.linalg.eigh factors (A + Aᴴ)/2 whatever `lower` says (lax.linalg.eigh's
+    # symmetrize_input=True), so both triangles count and the gradient is symmetric.
+    lopsided = np.tril(SPD) if lower else np.triu(SPD)
+    w_sym = scipy.linalg.eigh((lopsided + lopsided.T) / 2, eigvals_only=True)
+    np.testing.assert_allclose(np.asarray(linalg.eigh(lopsided, lower=lower)[0]), w_sym)
+    grad = np.asarray(tf8.grad(lambda a: linalg.eigh(a, lower=lower, eigvals_only=True)[-1])(SPD))
+    np.testing.assert_allclose(grad, grad.T, atol=1e-12)
+    tf8.check_grads(lambda a: linalg.eigh(a, lower=lower, eigvals_only=True), [lopsided], order=2)

@@ -18,6 +18,7 @@ from tf8 import lax, tree
 from tf8.ad import custom_vjp, vjp
 from tf8.errors import DTypeError, ShapeError, TreeStructureError
 from tf8.lax.control import call, trace_flat
+from tf8.ops.frames import current
 from tf8.traced import TracedTensor
 
 from . import dopri5
@@ -139,15 +140,25 @@ def _unravel_rows(ys: TracedTensor, leaves: list[TracedTensor], y_def: tree.PyTr
 def _closure_convert(
     func: FlatFunc, example: list[TracedTensor]
 ) -> tuple[FlatFunc, list[TracedTensor]]:
-    """(func taking the values it closes over as trailing arguments, those values)."""
+    """(func taking the traced values it closes over as trailing arguments, those values).
+
+    As JAX's closure_convert, only traced values (followed by a transform, or known only when
+    the program runs) become arguments; a plain constant (the 0.1 of `-0.1 * y`) stays inside,
+    so the adjoint does not integrate a cotangent for it (which would change its step sizes)."""
     program, consts = trace_flat(lambda xs: [func(*xs)], [x.aval for x in example])
-    count = len(consts)
+    frame = current()
+    traced = [
+        c._value is None or frame.follows(c) or frame.differentiated(c.key) is not None
+        for c in consts
+    ]
+    count = sum(traced)
 
     def converted(y: TracedTensor, t: TracedTensor, *rest: TracedTensor) -> TracedTensor:
-        arguments, captured = rest[: len(rest) - count], rest[len(rest) - count :]
+        arguments, hoisted = rest[: len(rest) - count], iter(rest[len(rest) - count :])
+        captured = [next(hoisted) if is_traced else c for c, is_traced in zip(consts, traced)]
         return call(program, [*captured, y, t, *arguments])[0]
 
-    return converted, consts
+    return converted, [c for c, is_traced in zip(consts, traced) if is_traced]
 
 
 def _solver(func: FlatFunc, rtol: float, atol: float, mxstep: float, hmax: float) -> custom_vjp:

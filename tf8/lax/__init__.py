@@ -7,16 +7,14 @@ families in `tf8.lax.einsum`, `tf8.lax.fft`, `tf8.lax.linalg` and `tf8.lax.matri
 
 from .arithmetic import pow, rem, round  # noqa: A004
 from .control import cond, fori_loop, map, scan, switch, while_loop
+from .fft import fft  # JAX's lax.fft; the attribute shadows the module, still importable by path
 from .ops import (
     abs,
     acos,
     add,
-    argmax,
-    argmin,
     asin,
     atan,
     atan2,
-    bitcast_convert_type,
     bitwise_and,
     bitwise_not,
     bitwise_or,
@@ -32,10 +30,7 @@ from .ops import (
     convert_element_type,
     cos,
     cosh,
-    cumsum,
     div,
-    dot,
-    dot_general,
     dynamic_index_in_dim,
     dynamic_slice,
     dynamic_slice_in_dim,
@@ -45,7 +40,6 @@ from .ops import (
     erf,
     erf_inv,
     exp,
-    expand_dims,
     expm1,
     floor,
     ge,
@@ -65,10 +59,6 @@ from .ops import (
     neg,
     pad,
     real,
-    reduce_max,
-    reduce_min,
-    reduce_prod,
-    reduce_sum,
     reshape,
     rev,
     rsqrt,
@@ -104,3 +94,16 @@ from .special import (
     zeta,
 )
 from .stop import stop_gradient
+from .structure import (
+    argmax,
+    argmin,
+    bitcast_convert_type,
+    cumsum,
+    dot,
+    dot_general,
+    expand_dims,
+    reduce_max,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)

@@ -21,6 +21,12 @@ def pow(x: Any, y: Any) -> TracedTensor:  # noqa: A001 - JAX's name
         exponent, base = _array(y), _array(x)
         if dt.is_integer(exponent.dtype) and dt.is_inexact(base.dtype):
             return apply1("pow", _operands(base, apply1("convert", [exponent], dtype=base.dtype)))
+    elif type(y) is int and not isinstance(x, (bool, int)):
+        base = _array(x)
+        if dt.is_inexact(base.dtype):  # a Python int exponent of an inexact base
+            return apply1(
+                "pow", _operands(base, complex(y) if dt.is_complex(base.dtype) else float(y))
+            )
     return apply1("pow", _operands(x, y))
 
 
@@ -34,9 +40,11 @@ def rem(x: Any, y: Any) -> TracedTensor:
     0.5
     """
     operands = _operands(x, y)
-    if any(t.dtype == dt.bool_ for t in operands):
+    bad = [t.dtype for t in operands if t.dtype == dt.bool_ or dt.is_complex(t.dtype)]
+    if bad:
         raise DTypeError(
-            f"rem: dtype bool not accepted ({', '.join(str(t.aval) for t in operands)})"
+            f"rem: dtype {bad[0]} not accepted (JAX's lax.rem refuses bool and complex), got "
+            f"{', '.join(str(t.aval) for t in operands)}"
         )
     return apply1("fmod", operands)
 
@@ -62,4 +70,6 @@ def round(x: Any, rounding_method: Any = 0) -> TracedTensor:  # noqa: A001 - JAX
     rest = apply1("abs", [apply1("sub", [operand, whole])])
     half = apply1("compare", [rest, full(operand.aval, 0.5)], direction="ge")
     away = apply1("add", [whole, apply1("sign", [operand])])
-    return apply1("select", [half, away, whole])
+    out = apply1("select", [half, away, whole])
+    out._weak = operand._weak  # JAX's round keeps its operand's weak type
+    return out

@@ -17,9 +17,10 @@ from tf8.traced import TracedTensor, tensor
 
 
 def as_matrix(a: Any) -> TracedTensor:
-    """`a` as a traced value; integer and bool inputs are computed in float64, as numpy."""
+    """`a` as a traced value; integer and bool inputs are computed in JAX's inexact dtype for
+    them (`dt.float_dtype`: int64 in float64; bool, uint8, int32 and uint32 in float32)."""
     x = tensor(a)
-    return x if dt.is_inexact(x.dtype) else convert(x, dt.float64)
+    return x if dt.is_inexact(x.dtype) else convert(x, dt.float_dtype(x.dtype))
 
 
 def as_system(name: str, a: Any, b: Any) -> tuple[TracedTensor, TracedTensor, bool]:

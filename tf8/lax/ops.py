@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import DTypeError, ParameterError
+from tf8.errors import DTypeError
 from tf8.lax.builders import add as add_
 from tf8.lax.builders import broadcast as _broadcast_in_dim
 from tf8.lax.builders import compare, full
@@ -103,7 +103,13 @@ def _binary(name: str, public: str | None = None):
 
 def _comparison(direction: str):
     def fn(x: Any, y: Any) -> TracedTensor:
-        return apply1("compare", _operands(x, y), direction=direction)
+        operands = _operands(x, y)
+        if direction not in ("eq", "ne") and dt.is_complex(operands[0].dtype):
+            raise DTypeError(
+                f"{direction}: complex numbers are not ordered (JAX's lax refuses them too), "
+                f"got {operands[0].aval}"
+            )
+        return apply1("compare", operands, direction=direction)
 
     fn.__name__ = fn.__qualname__ = direction
     fn.__doc__ = f"lax.{direction}: elementwise comparison ({direction}), bool result."
@@ -113,9 +119,24 @@ def _comparison(direction: str):
 add, sub, mul, div = (_binary(n) for n in ("add", "sub", "mul", "div"))
 
 
-max, min = _binary("maximum", "max"), _binary("minimum", "min")  # noqa: A001 - JAX's names
+def max(x: Any, y: Any) -> TracedTensor:  # noqa: A001 - JAX's name
+    """lax.max: the `maximum` primitive (equal shapes and dtypes); on bools, or (JAX's)."""
+    a, b = _operands(x, y)
+    return apply1("or" if a.dtype == dt.bool_ else "maximum", [a, b])
+
+
+def min(x: Any, y: Any) -> TracedTensor:  # noqa: A001 - JAX's name
+    """lax.min: the `minimum` primitive (equal shapes and dtypes); on bools, and (JAX's)."""
+    a, b = _operands(x, y)
+    return apply1("and" if a.dtype == dt.bool_ else "minimum", [a, b])
+
+
 atan2 = _binary("atan2")
+
+
 complex = _binary("complex")  # noqa: A001
+
+
 bitwise_and, bitwise_or = _binary("and", "bitwise_and"), _binary("or", "bitwise_or")
 bitwise_xor = _binary("xor", "bitwise_xor")
 shift_left, shift_right_logical, shift_right_arithmetic = (
@@ -168,79 +189,6 @@ def convert_element_type(operand: Any, new_dtype: Any) -> TracedTensor:
     return out
 
 
-def bitcast_convert_type(operand: Any, new_dtype: Any) -> TracedTensor:
-    """Reinterpret the bits as `new_dtype`, an integer or float dtype of the same width."""
-    return apply1("bitcast_convert_type", [_array(operand)], dtype=dt.as_dtype(new_dtype))
-
-
-def dot_general(
-    lhs: Any,
-    rhs: Any,
-    dimension_numbers: Any,
-    precision: Any = None,
-    preferred_element_type: Any = None,
-) -> TracedTensor:
-    """lax.dot_general; `dimension_numbers` = ((lhs_contract, rhs_contract), (lhs_batch,
-    rhs_batch)). `precision` is accepted and ignored (numpy computes at full precision)."""
-    try:
-        (lc, rc), (lb, rb) = dimension_numbers
-    except (TypeError, ValueError):
-        raise ParameterError(
-            f"dot_general: dimension_numbers must be ((lhs_contract, rhs_contract), "
-            f"(lhs_batch, rhs_batch)), got {dimension_numbers!r}"
-        ) from None
-    x, y = _operands(lhs, rhs)
-    out = apply1(
-        "dot_general", [x, y], contracting=(tuple(lc), tuple(rc)), batch=(tuple(lb), tuple(rb))
-    )
-    if preferred_element_type is not None:
-        out = convert_element_type(out, preferred_element_type)
-    return out
-
-
-def dot(lhs: Any, rhs: Any, precision: Any = None) -> TracedTensor:
-    """lax.dot: vector·vector, matrix·vector or matrix·matrix."""
-    x, y = _operands(lhs, rhs)
-    if x.ndim not in (1, 2) or y.ndim not in (1, 2):
-        raise ParameterError(f"dot: needs 1-d or 2-d operands, got {x.aval} and {y.aval}")
-    return dot_general(x, y, (((x.ndim - 1,), (0,)), ((), ())))
-
-
-def _reduction(name: str):
-    def fn(operand: Any, axes: Sequence[int]) -> TracedTensor:
-        return apply1(name, [_array(operand)], axes=tuple(axes))
-
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"lax.{name}(operand, axes)."
-    return fn
-
-
-reduce_sum, reduce_prod, reduce_max, reduce_min = (
-    _reduction(n) for n in ("reduce_sum", "reduce_prod", "reduce_max", "reduce_min")
-)
-
-
-def _index_dtype(what: str, index_dtype: Any) -> Any:
-    dtype = dt.as_dtype(index_dtype)
-    if not dt.is_integer(dtype):
-        raise DTypeError(f"{what}: index_dtype must be an integer dtype, got {dtype}")
-    return dtype
-
-
-def argmax(operand: Any, axis: int, index_dtype: Any = "int64") -> TracedTensor:
-    index_dtype = _index_dtype("argmax", index_dtype)
-    return convert_element_type(apply1("argmax", [_array(operand)], axis=axis), index_dtype)
-
-
-def argmin(operand: Any, axis: int, index_dtype: Any = "int64") -> TracedTensor:
-    index_dtype = _index_dtype("argmin", index_dtype)
-    return convert_element_type(apply1("argmin", [_array(operand)], axis=axis), index_dtype)
-
-
-def cumsum(operand: Any, axis: int = 0, reverse: bool = False) -> TracedTensor:
-    return apply1("cumsum", [_array(operand)], axis=axis, reverse=bool(reverse))
-
-
 def transpose(operand: Any, permutation: Sequence[int]) -> TracedTensor:
     return apply1("transpose", [_array(operand)], permutation=tuple(permutation))
 
@@ -271,16 +219,6 @@ def broadcast(operand: Any, sizes: Sequence[Any]) -> TracedTensor:
     return broadcast_in_dim(x, (*sizes, *x.shape), tuple(range(lead, lead + x.ndim)))
 
 
-def expand_dims(operand: Any, dimensions: Sequence[int]) -> TracedTensor:
-    x = _array(operand)
-    ndim = x.ndim + len(dimensions)
-    dims = sorted(d % ndim for d in dimensions)
-    shape = list(x.shape)
-    for d in dims:
-        shape.insert(d, 1)
-    return reshape(x, shape)
-
-
 def squeeze(array: Any, dimensions: Sequence[int]) -> TracedTensor:
     x = _array(array)
     drop = {d % x.ndim for d in dimensions}
@@ -306,10 +244,13 @@ def _index_scalars(starts: Sequence[Any], shape: Sequence[Any]) -> list[TracedTe
     """Start indices as traced integers; a negative start counts from the end of its axis, as
     JAX's `lax.dynamic_slice` reads it (then the primitive clamps the window to fit)."""
     out = []
-    for k, s in enumerate(starts):
-        t = _array(s) if isinstance(s, TracedTensor) else _array(np.asarray(s, dtype=np.int64))
+    ts = [_array(s) for s in starts]  # a Python int is weak; an array keeps its dtype
+    strong = sorted({str(t.dtype) for t in ts if not t._weak})
+    for k, t in enumerate(ts):
         if t.dtype not in dt.INTEGERS:
             raise DTypeError(f"start indices must be integers, got {t.aval}")
+        if len(strong) > 1:  # JAX: "integers of the same type"
+            raise DTypeError(f"start indices must share one integer dtype, got {strong}")
         dim = shape[k] if k < len(shape) else None
         if isinstance(dim, int) and t.dtype.kind == "i":
             t = select_(compare(t, 0, "lt"), add_(t, dim), t)
@@ -390,6 +331,12 @@ def integer_pow(x: Any, y: int) -> TracedTensor:
             f"integer_pow: the exponent y must be an int, got {type(y).__name__} {y!r}"
         )
     base = _array(x)
+    if y < 0 and not dt.is_inexact(base.dtype):
+        raise DTypeError(f"integer_pow: an integer {base.aval} to the negative power {y}")
+    if y == 0:  # 1, NaN included, with the derivative 0 (JAX's)
+        return full(base.aval, 1)
+    if y == 1:
+        return base
     return apply1("pow", [base, _array(y, base)])
 
 

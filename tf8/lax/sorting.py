@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DTypeError, ParameterError
-from tf8.lax.builders import full, neg, unary
+from tf8.lax.builders import compare, full, neg, unary
 from tf8.lax.core import apply, apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.sort import Sort
@@ -69,27 +69,29 @@ def iota_like(x: TracedTensor, dimension: int) -> TracedTensor:
     return apply1("iota", [], shape=x.shape, dtype=dt.int64, dimension=dimension)
 
 
-def descending_key(x: TracedTensor) -> TracedTensor:
-    """A key whose ascending order is x's descending order (ties keep their order)."""
+def descending_keys(x: TracedTensor) -> list[TracedTensor]:
+    """Keys whose ascending order is x's descending order (ties keep their order), NaN
+    first: it counts as the largest, as in JAX's top_k."""
     if x.dtype.kind in "biu":  # ~x reverses the order of bools and two's-complement ints
-        return unary("not", x)
-    if x.dtype.kind == "f":  # NaN stays NaN, so it still sorts last
-        return neg(x)
+        return [unary("not", x)]
+    if x.dtype.kind == "f":  # not-NaN (False first), then -x
+        return [compare(x, x, "eq"), neg(x)]
     raise DTypeError(f"top_k: operand must be real, got {x.aval}")
 
 
-def top_k(operand: Any, k: int) -> tuple[TracedTensor, TracedTensor]:
-    """lax.top_k: the `k` largest entries along the last axis, largest first (equal entries
-    in index order), and their indices (int32, as JAX's)."""
+def top_k(operand: Any, k: int, *, axis: int = -1) -> tuple[TracedTensor, TracedTensor]:
+    """lax.top_k: the `k` largest entries along `axis`, largest first (equal entries in
+    index order, NaN the largest), and their indices (int32, as JAX's)."""
     x = _operand(operand)
     if x.ndim == 0:
         raise ParameterError("top_k: operand must have at least one dimension, got a scalar")
-    n = x.shape[-1]
+    axis = _dimension(axis, x, "top_k")
+    n = x.shape[axis]
     if not isinstance(k, (int, np.integer)) or not 0 <= k or (isinstance(n, int) and k > n):
         raise ParameterError(f"top_k: k must be in [0, {n}] for operand {x.aval}, got {k!r}")
-    axis = x.ndim - 1
-    _, values, indices = sort_all([descending_key(x), x, iota_like(x, axis)], axis)
-    limit = (*x.shape[:-1], int(k))
+    keys = descending_keys(x)
+    *_, values, indices = sort_all([*keys, x, iota_like(x, axis)], axis, len(keys))
+    limit = tuple(int(k) if i == axis else d for i, d in enumerate(x.shape))
     cut = {"start": (0,) * x.ndim, "limit": limit, "strides": None}
     indices = apply1("convert", [apply1("slice", [indices], **cut)], dtype=dt.int32)
     return apply1("slice", [values], **cut), indices

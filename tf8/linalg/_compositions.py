@@ -32,10 +32,11 @@ def matrix_rank(
     rtol: ArrayLike | None = None,
 ) -> TracedTensor:
     """How many singular values exceed `tol` (default: largest · max(m, n) · eps, or
-    largest · `rtol`), as numpy.linalg.matrix_rank; int64."""
+    largest · `rtol`), as numpy.linalg.matrix_rank; int64 (int32 for a scalar or vector,
+    as JAX)."""
     a = asarray(A)
     if a.ndim < 2:
-        return any_(not_equal(a, 0)).astype(dt.int64)
+        return any_(not_equal(a, 0)).astype(dt.int32)
     s = svdvals(a)
     if tol is None:
         if rtol is None:
@@ -55,8 +56,8 @@ def builtin_max(values: Sequence[Any]) -> Any:
 
 
 def la_dtype(a: TracedTensor) -> np.dtype:
-    """The dtype tf8.linalg computes `a` in (integers and bools in float64)."""
-    return a.dtype if dt.is_inexact(a.dtype) else dt.float64
+    """The dtype tf8.linalg computes `a` in (integers and bools as JAX: `dt.float_dtype`)."""
+    return dt.float_dtype(a.dtype)
 
 
 def cond(x: ArrayLike, p: Any = None) -> TracedTensor:
@@ -123,6 +124,11 @@ def tensorsolve(a: ArrayLike, b: ArrayLike, axes: Sequence[int] | None = None) -
     if axes is not None:
         a = moveaxis(a, list(axes), list(range(a.ndim - len(axes), a.ndim)))
     x_shape = a.shape[b.ndim :]
+    if tuple(a.shape[: b.ndim]) != tuple(b.shape):
+        raise ShapeError(
+            f"tensorsolve: a's leading axes {a.shape[: b.ndim]} (after moving `axes` to the "
+            f"end) must match b's shape {b.shape}"
+        )
     rows, cols = math.prod(a.shape[: b.ndim]), math.prod(x_shape)
     if rows != cols:
         raise ShapeError(

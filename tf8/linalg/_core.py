@@ -11,14 +11,13 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tf8.errors import DTypeError, ParameterError, ShapeError
-from tf8.lax.builders import compare, convert, full, mul, reduce_sum, reshape, transpose, unary
+from tf8.lax.builders import compare, convert, mul, reduce_sum, reshape, transpose, unary
 from tf8.lax.core import apply, apply1
 from tf8.lax.linalg import as_matrix, as_system, unvector
 from tf8.lax.matrix import eye, mH, mm
 from tf8.ops import dtypes as dt
 from tf8.ops.extension import linalg as ops
 from tf8.ops.extension.linalg.base import square
-from tf8.ops.primitive import Aval
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor, tensor
 
@@ -87,37 +86,39 @@ def slogdet(a: Any) -> SlogdetResult:
     return SlogdetResult(*apply(ops.Slogdet(), [as_matrix(a)]))
 
 
-def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = False) -> TracedTensor:
-    """Lower Cholesky factor L (A = L Lᴴ), reading A's lower triangle as numpy does; Lᴴ when
-    `upper`. `symmetrize_input=True` factors (A + Aᴴ)/2 instead, as JAX's default does, so
-    the gradient with respect to A is symmetric rather than lower-triangular."""
+def cholesky(a: Any, *, upper: bool = False, symmetrize_input: bool = True) -> TracedTensor:
+    """Lower Cholesky factor L (A = L Lᴴ) of (A + Aᴴ)/2, as JAX's default, so the gradient
+    with respect to A is symmetric; Lᴴ when `upper`. `symmetrize_input=False` reads A's lower
+    triangle alone, as numpy does (the gradient is then lower-triangular)."""
     x = as_matrix(a)
-    factor = _one(ops.Cholesky(), _symmetrized(x) if symmetrize_input else x)
+    factor = _one(ops.Cholesky(), _symmetrized(x, "cholesky") if symmetrize_input else x)
     return mH(factor) if upper else factor
 
 
-def _symmetrized(x: TracedTensor) -> TracedTensor:
-    """(x + xᴴ) / 2."""
+def _symmetrized(x: TracedTensor, name: str) -> TracedTensor:
+    """(x + xᴴ) / 2 of each square matrix."""
+    square(name, x.aval, [])
     return mul(x + mH(x), 0.5)
 
 
-def eigh(a: Any, UPLO: str = "L", symmetrize_input: bool = False) -> EighResult:  # noqa: N803
-    """(eigenvalues ascending, eigenvectors) of the Hermitian matrix in A's UPLO triangle;
-    of (A + Aᴴ)/2 when `symmetrize_input` (JAX's default; tf8's is numpy's triangle)."""
+def eigh(a: Any, UPLO: str | None = None, symmetrize_input: bool = True) -> EighResult:  # noqa: N803
+    """(eigenvalues ascending, eigenvectors) of (A + Aᴴ)/2, as JAX's default; of the Hermitian
+    matrix in A's UPLO triangle (default 'L') when `symmetrize_input=False`, as numpy."""
     return EighResult(*apply(ops.Eigh(), [_hermitian_from(as_matrix(a), UPLO, symmetrize_input)]))
 
 
-def eigvalsh(a: Any, UPLO: str = "L") -> TracedTensor:  # noqa: N803
-    """Eigenvalues (ascending) of the Hermitian matrix in A's UPLO triangle."""
-    return _one(ops.Eigvalsh(), _hermitian_from(as_matrix(a), UPLO))
+def eigvalsh(a: Any, UPLO: str | None = "L", *, symmetrize_input: bool = True) -> TracedTensor:  # noqa: N803
+    """Eigenvalues (ascending) of (A + Aᴴ)/2, as JAX's default; of the Hermitian matrix in A's
+    UPLO triangle when `symmetrize_input=False`, as numpy."""
+    return _one(ops.Eigvalsh(), _hermitian_from(as_matrix(a), UPLO, symmetrize_input))
 
 
 def _hermitian_from(x: TracedTensor, uplo: str, symmetrize: bool = False) -> TracedTensor:
     """A matrix whose lower triangle holds the Hermitian matrix of x's `uplo` triangle
     (the kernels read the lower one; Aᴴ's lower triangle is A's upper one, conjugated)."""
-    if symmetrize:
-        return _symmetrized(x)
-    side = uplo.upper() if isinstance(uplo, str) else uplo
+    side = "L" if uplo is None else uplo.upper() if isinstance(uplo, str) else uplo
+    if symmetrize and side in ("L", "U"):
+        return _symmetrized(x, "eigh")
     if side not in ("L", "U"):
         raise ParameterError(f"UPLO must be 'L' or 'U', got {uplo!r}")
     return x if side == "L" else mH(x)
@@ -159,13 +160,15 @@ def svdvals(a: Any) -> TracedTensor:
 
 
 def qr(a: Any, mode: str = "reduced") -> Any:
-    """(Q, R) of the reduced QR decomposition; mode='r' returns R alone."""
+    """(Q, R) of the reduced QR decomposition, as numpy: mode='r' returns R alone,
+    'complete' a square Q (m, m) and R (m, n), 'raw' LAPACK's (h, tau) (not differentiable)."""
     x = as_matrix(a)
     if mode == "r":
         return _one(ops.QrR(), x)
-    if mode != "reduced":
-        raise ParameterError(f"qr: mode must be 'reduced' or 'r', got {mode!r}")
-    return QRResult(*apply(ops.Qr(), [x]))
+    ops_by_mode = {"reduced": ops.Qr, "complete": ops.QrFull, "raw": ops.QrRaw}
+    if mode not in ops_by_mode:
+        raise ParameterError(f"qr: mode must be 'reduced', 'complete', 'r' or 'raw', got {mode!r}")
+    return QRResult(*apply(ops_by_mode[mode](), [x]))
 
 
 def solve(a: Any, b: Any) -> TracedTensor:
@@ -190,8 +193,8 @@ def pinv(
 def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[TracedTensor, ...]:
     """(x, residuals, rank, s) as numpy.linalg.lstsq; x is differentiable.
 
-    Full rank is assumed for the shape of `residuals`: the squared residual norms per column
-    when m > n, else empty (numpy also returns it empty when A is rank deficient).
+    `residuals` holds the squared residual norms per column whatever the shape and rank, as
+    JAX's (numpy's is empty when m <= n or A is rank deficient).
     Batched over leading axes (numpy takes one matrix).
     """
     x, y, vector = as_system("lstsq", a, b)
@@ -209,10 +212,7 @@ def lstsq(a: Any, b: Any, rcond: float | None = None) -> tuple[TracedTensor, ...
         broadcast_dimensions=tuple(range(s.ndim - 1)),
     )
     rank = reduce_sum(convert(compare(s, threshold, "gt"), dt.int64), [s.ndim - 1])
-    if m > n:
-        residuals = reduce_sum(_squared_magnitude(mm(x, solution) - y), [y.ndim - 2])
-    else:
-        residuals = full(Aval((*x.shape[:-2], 0), dt.real_dtype(x.dtype)), 0)
+    residuals = reduce_sum(_squared_magnitude(mm(x, solution) - y), [y.ndim - 2])
     return LstsqResult(unvector(solution, vector), residuals, rank, s)
 
 

@@ -10,12 +10,14 @@ since scipy.special serves them too.
 
 from __future__ import annotations
 
-import math
 from typing import Any
+
+import numpy as np
 
 import tf8.numpy as tnp
 from tf8.errors import ParameterError
 from tf8.nn import initializers
+from tf8.numpy._core import inexact as _inexact
 from tf8.scipy._logsumexp import (
     Axis,
     log_sigmoid,
@@ -25,6 +27,7 @@ from tf8.scipy._logsumexp import (
     softplus,
 )
 from tf8.scipy._logsumexp import masked as _masked
+from tf8.scipy.special import erfc as _erfc
 from tf8.traced import TracedTensor
 
 __all__ = [
@@ -58,15 +61,16 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def relu(x: Any) -> TracedTensor:
-    """max(x, 0); its derivative at 0 is 0, as JAX's."""
+    """max(x, 0); its derivative at 0 is 0, as JAX's, and NaN stays NaN."""
     x = tnp.asarray(x)
-    return tnp.where(x > 0, x, 0)
+    return tnp.where(x <= 0, 0, x)
 
 
 def relu6(x: Any) -> TracedTensor:
-    """min(max(x, 0), 6); derivative 0 at both kinks, as JAX's."""
+    """min(max(x, 0), 6.0); derivative 0 at both kinks, as JAX's. The float 6.0 makes an
+    integer or bool input weakly float, as JAX's `jnp.minimum(jnp.maximum(x, 0), 6.)`."""
     x = tnp.asarray(x)
-    return tnp.where(x <= 0, 0, tnp.where(x >= 6, 6, x))
+    return tnp.where(x <= 0, 0, tnp.where(x >= 6, 6.0, x))
 
 
 def sigmoid(x: Any) -> TracedTensor:
@@ -104,26 +108,31 @@ hard_swish = hard_silu
 
 
 def gelu(x: Any, approximate: bool = True) -> TracedTensor:
-    """x · Φ(x), Φ the normal CDF; `approximate` uses the tanh form of Hendrycks and Gimpel."""
-    x = tnp.asarray(x)
+    """x · Φ(x), Φ the normal CDF; `approximate` uses the tanh form of Hendrycks and Gimpel.
+
+    As JAX's: x goes to its inexact dtype (int32 → float32), and the constants carry that
+    dtype, so the result is never weakly typed."""
+    x = _inexact(x)
     if approximate:
-        inner = math.sqrt(2 / math.pi) * (x + 0.044715 * (x * x * x))
-        return 0.5 * x * (1 + tnp.tanh(inner))
-    return 0.5 * x * (1 + tnp.erf(x / math.sqrt(2)))
+        scale = tnp.asarray(np.sqrt(2 / np.pi).astype(x.dtype))
+        inner = scale * (x + 0.044715 * (x * x * x))
+        return x * (0.5 * (1.0 + tnp.tanh(inner)))
+    half = tnp.asarray(np.sqrt(0.5).astype(x.dtype))
+    return 0.5 * x * _erfc(-x * half)
 
 
 def elu(x: Any, alpha: Any = 1.0) -> TracedTensor:
     """x for x > 0, alpha · (exp(x) - 1) otherwise."""
     x = tnp.asarray(x)
     positive = x > 0
-    return tnp.where(positive, x, alpha * tnp.expm1(tnp.where(positive, 0, x)))
+    return tnp.where(positive, x, alpha * tnp.expm1(tnp.where(positive, 0.0, x)))
 
 
 def celu(x: Any, alpha: Any = 1.0) -> TracedTensor:
-    """x for x > 0, alpha · (exp(x / alpha) - 1) otherwise."""
+    """x for x > 0, alpha · (exp(x / alpha) - 1) otherwise, written as JAX's
+    max(x, 0) + alpha · expm1(min(x, 0) / alpha) (its derivatives at the kink, too)."""
     x = tnp.asarray(x)
-    positive = x > 0
-    return tnp.where(positive, x, alpha * tnp.expm1(tnp.where(positive, 0, x) / alpha))
+    return tnp.maximum(x, 0.0) + alpha * tnp.expm1(tnp.minimum(x, 0.0) / alpha)
 
 
 def selu(x: Any) -> TracedTensor:

@@ -46,6 +46,8 @@ __all__ = [
 
 # The standard deviation of a standard normal truncated to (-2, 2).
 _TRUNCATED_STDDEV = 0.87962566103423978
+# ... and of a complex standard normal whose modulus is truncated to 2.
+_COMPLEX_TRUNCATED_STDDEV = 0.95311164380491208
 
 
 def _dtype(dtype: Any) -> np.dtype:
@@ -66,7 +68,8 @@ def constant(value: Any, dtype: Any = None) -> Initializer:
     """Arrays full of `value`."""
 
     def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> TracedTensor:
-        return tnp.full(tuple(shape), value, _dtype(dtype))
+        dtype = _dtype(dtype)  # not weakly typed: the dtype is explicit, as in JAX
+        return tnp.full(tuple(shape), tnp.asarray(value, dtype), dtype)
 
     return init
 
@@ -86,9 +89,31 @@ def normal(stddev: Any = 1e-2, dtype: Any = None) -> Initializer:
 
     def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> TracedTensor:
         dtype = _dtype(dtype)
-        return tnp.multiply(random.normal(key, shape, dtype), tnp.asarray(stddev, dtype))
+        return tnp.multiply(_normal(key, shape, dtype), tnp.asarray(stddev, dtype))
 
     return init
+
+
+def _real(dtype: np.dtype) -> np.dtype:
+    return np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
+
+
+def _normal(key: Any, shape: Sequence[int], dtype: np.dtype) -> TracedTensor:
+    """Standard normals; complex ones (variance 1) as JAX's random.normal draws them: real
+    and imaginary parts from the two halves of split(key), each divided by sqrt(2)."""
+    if dtype.kind != "c":
+        return random.normal(key, shape, dtype)
+    key_re, key_im = random.split(key)
+    re, im = (tnp.astype(random.normal(k, shape, _real(dtype)), dtype) for k in (key_re, key_im))
+    return tnp.divide(re + 1j * im, tnp.asarray(np.sqrt(2), dtype))
+
+
+def _complex_polar(key: Any, shape: Sequence[int], dtype: np.dtype, radius: Any) -> TracedTensor:
+    """r · exp(iθ), θ uniform and r = radius(u) for u uniform (JAX's complex initializers)."""
+    key_r, key_theta = random.split(key)
+    r = radius(tnp.astype(random.uniform(key_r, shape, _real(dtype)), dtype))
+    theta = 2 * np.pi * tnp.astype(random.uniform(key_theta, shape, _real(dtype)), dtype)
+    return r * tnp.exp(1j * theta)
 
 
 def truncated_normal(
@@ -119,6 +144,11 @@ def _compute_fans(
             "input axis -2; give at least 2 axes or in_axis"
         )
     in_size, out_size = _size(shape, in_axis), _size(shape, out_axis)
+    if 0 in (in_size, out_size, _size(shape, batch_axis)):  # JAX: ZeroDivisionError
+        raise ShapeError(
+            f"variance_scaling: a weights shape {tuple(shape)} with an empty input, output or "
+            "batch axis has no fan (its variance would divide by 0)"
+        )
     receptive_field = math.prod(shape) / in_size / out_size / _size(shape, batch_axis)
     return in_size * receptive_field, out_size * receptive_field
 
@@ -143,7 +173,8 @@ def variance_scaling(
 ) -> Initializer:
     """Draws with mean 0 and variance scale / n, n the fan chosen by `mode` (fan_in,
     fan_out, fan_avg, fan_geo_avg), from a normal truncated at 2 standard deviations, a
-    normal, or a uniform distribution. Real dtypes only (JAX also draws complex weights)."""
+    normal, or a uniform distribution; complex weights as JAX draws them (polar draws of a
+    modulus truncated at 2, or uniform in a disk)."""
     if mode not in _DENOMINATORS:
         raise ParameterError(
             f"variance_scaling: mode must be one of {tuple(_DENOMINATORS)}, got {mode!r}"
@@ -156,12 +187,25 @@ def variance_scaling(
     def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> TracedTensor:
         shape, dtype = tuple(int(d) for d in shape), _dtype(dtype)
         fan_in, fan_out = _compute_fans(shape, in_axis, out_axis, batch_axis)
-        variance = tnp.asarray(scale / _DENOMINATORS[mode](fan_in, fan_out), dtype)
+        denominator = _DENOMINATORS[mode](fan_in, fan_out)
+        if denominator == 0:  # JAX divides by it (ZeroDivisionError)
+            raise ShapeError(
+                f"variance_scaling: the {mode} of a weights shape {shape} is 0; the variance "
+                "scale / 0 is undefined"
+            )
+        variance = tnp.asarray(scale / denominator, dtype)
+        complex_ = dtype.kind == "c"
+        if distribution == "truncated_normal" and complex_:  # the modulus truncated to 2
+            cut = 1 - tnp.exp(tnp.asarray(-4.0, dtype))
+            draws = _complex_polar(key, shape, dtype, lambda u: tnp.sqrt(-tnp.log(1 - cut * u)))
+            return draws * (tnp.sqrt(variance) / tnp.asarray(_COMPLEX_TRUNCATED_STDDEV, dtype))
         if distribution == "truncated_normal":
             stddev = tnp.divide(tnp.sqrt(variance), tnp.asarray(_TRUNCATED_STDDEV, dtype))
             return tnp.multiply(random.truncated_normal(key, -2, 2, shape, dtype), stddev)
         if distribution == "normal":
-            return tnp.multiply(random.normal(key, shape, dtype), tnp.sqrt(variance))
+            return tnp.multiply(_normal(key, shape, dtype), tnp.sqrt(variance))
+        if complex_:  # uniform in the disk of variance 1
+            return _complex_polar(key, shape, dtype, lambda u: tnp.sqrt(2 * u)) * tnp.sqrt(variance)
         draws = random.uniform(key, shape, dtype, -1)
         return tnp.multiply(draws, tnp.sqrt(tnp.multiply(3, variance)))
 

@@ -1,7 +1,7 @@
 """tf8.numpy: numpy's names and semantics on traced values.
 
 `__all__` is also the table numpy's dispatch (`np.f(traced)` → `tf8.numpy.f`) is built from;
-functions tf8 cannot express (trim_zeros, put, ...) exist and raise UnsupportedOperationError.
+functions tf8 cannot express (putmask, copyto, ...) exist and raise UnsupportedOperationError.
 """
 
 from __future__ import annotations
@@ -130,6 +130,7 @@ from ._joining import (
     vsplit,
     vstack,
 )
+from ._logaddexp import logaddexp, logaddexp2
 from ._logic import (
     bitwise_and,
     bitwise_or,
@@ -148,7 +149,17 @@ from ._logic import (
     not_equal,
     right_shift,
 )
-from ._long_tail import append, convolve, correlate, gradient, histogram, interp, rollaxis, select
+from ._long_tail import (
+    append,
+    array_equiv,
+    convolve,
+    correlate,
+    gradient,
+    histogram,
+    interp,
+    rollaxis,
+    select,
+)
 from ._math import (
     allclose,
     angle,
@@ -167,9 +178,8 @@ from ._math import (
     fmin,
     heaviside,
     hypot,
+    i0,
     isclose,
-    logaddexp,
-    logaddexp2,
     nan_to_num,
     rad2deg,
     radians,
@@ -180,6 +190,7 @@ from ._math import (
 from ._matrix import diag, diagflat, diagonal, trace, tril, triu
 from ._nonzero import argwhere, bincount, compress, extract, flatnonzero, nonzero, where
 from ._pad import pad
+from ._put import fill_diagonal, place, put, put_along_axis, trim_zeros
 from ._rearrange import diff, flip, fliplr, flipud, repeat, roll, rot90, tile
 from ._reductions import (
     all,
@@ -262,7 +273,6 @@ from .sorting import (
     unique_values,
 )
 
-array_equiv = array_equal
 around = round
 bool = bool_  # noqa: A001 - numpy's name
 divmod = divmod_  # noqa: A001 - numpy's name

@@ -4,28 +4,44 @@ from __future__ import annotations
 
 from typing import Any
 
-from tf8.errors import DTypeError, ShapeError
+import numpy as np
+
+from tf8.errors import DTypeError, ParameterError, ShapeError
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal, shape_str
 from tf8.traced import TracedTensor
 
-from ._arithmetic import multiply, subtract
+from ._arithmetic import add, clip, multiply, subtract
 from ._core import (
     ArrayLike,
     asarray,
     broadcast_shapes,
     broadcast_to,
+    constant,
     normalize_axis,
     promote,
+    shape_of,
     stack,
 )
+from ._indexing import fill_default
+from ._logic import greater_equal, less, logical_and, where
 from ._shape import moveaxis, ravel
 
 
-def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None) -> TracedTensor:
+def take_along_axis(
+    arr: ArrayLike,
+    indices: ArrayLike,
+    axis: int | None,
+    mode: str | None = None,
+    fill_value: Any = None,
+) -> TracedTensor:
     """numpy.take_along_axis: pick values along `axis` at `indices` (same rank as `arr`,
-    broadcast against it on the other axes); negative indices count from the end."""
+    broadcast against it on the other axes); negative indices count from the end. Out of
+    bounds, as jax.numpy: mode None/'fill' reads `fill_value` (NaN, the extreme int or True by
+    default), 'clip' the nearest end."""
+    if mode not in (None, "fill", "clip"):
+        raise ParameterError(f"take_along_axis: invalid mode {mode!r} (use 'fill' or 'clip')")
     x, idx = asarray(arr), asarray(indices)
     if idx.dtype not in dt.INTEGERS:
         raise DTypeError(f"take_along_axis: indices must be integers, got {idx.dtype}")
@@ -44,6 +60,10 @@ def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None) -> Tra
         tuple(d for i, d in enumerate(idx.shape) if i != ax),
     )
     shape = others[:ax] + (idx.shape[ax],) + others[ax:]
+    n = shape_of(x, ax)
+    idx = where(less(idx, 0), add(idx, n), idx)
+    valid = logical_and(greater_equal(idx, 0), less(idx, n))
+    idx = clip(idx, 0, n - 1)
     grids: list[Any] = []
     for d in range(x.ndim):
         if d == ax:
@@ -59,7 +79,13 @@ def take_along_axis(arr: ArrayLike, indices: ArrayLike, axis: int | None) -> Tra
             f"take_along_axis: cannot broadcast {shape_str(x.shape)} to {shape_str(shape)}"
         )
     source = broadcast_to(x, tuple(s if i != ax else x.shape[ax] for i, s in enumerate(shape)))
-    return source[tuple(grids)]
+    taken = source[tuple(grids)]
+    if mode == "clip":
+        return taken
+    fill = fill_default(x.dtype) if fill_value is None else fill_value
+    out = where(valid, taken, constant(np.asarray(fill).astype(x.dtype)))
+    out._weak = x._weak
+    return out
 
 
 def cross(

@@ -26,7 +26,7 @@ from ._core import (
     promote,
     ready_pair,
 )
-from ._logic import logical_and, logical_or
+from ._logic import equal, less, logical_and, logical_or, not_equal, where
 
 _ADD, _MUL = plain_primitive("add", 2), plain_primitive("mul", 2)
 _SUB, _DIV = plain_primitive("sub", 2), plain_primitive("div", 2)
@@ -72,22 +72,49 @@ true_divide = fast_binary(_DIV, np.true_divide, true_divide)
 divide = true_divide
 
 
-def floor_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    a, b = broadcast_arrays(*promote(x, y))
+def numeric(*values: ArrayLike) -> list[TracedTensor]:
+    """`values` promoted together, bools as int32 (JAX's `promote_args_numeric`)."""
+    xs = promote(*values)
+    return [astype(x, dt.int32) for x in xs] if xs[0].dtype == dt.bool_ else xs
+
+
+def _refuse_complex(name: str, a: TracedTensor) -> None:
     if dt.is_complex(a.dtype):
-        raise DTypeError("floor_divide is not defined for complex input")
+        raise DTypeError(f"{name} is not defined for complex input ({a.dtype}), as in JAX")
+
+
+def float_divmod(a: TracedTensor, b: TracedTensor) -> tuple[TracedTensor, TracedTensor]:
+    """JAX's (and CPython's) float divmod: m = fmod(a, b), q = (a - m) / b, both moved one
+    step toward -inf where m's sign is not b's; q rounded (it is integral up to rounding)."""
+    mod = apply1("fmod", [a, b])
+    quotient = true_divide(where(equal(b, 0), a, subtract(a, mod)), b)
+    step = logical_and(not_equal(mod, 0), not_equal(sign(b), sign(mod)))
+    mod = where(step, add(mod, b), mod)
+    quotient = where(step, subtract(quotient, 1), quotient)
+    return apply1("round", [quotient]), mod
+
+
+def floor_divide(x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    """x // y, as JAX's: on floats `float_divmod`'s quotient; bools as int32."""
+    a, b = broadcast_arrays(*numeric(x, y))
+    _refuse_complex("floor_divide", a)
     if dt.is_inexact(a.dtype):
-        return apply1("floor", [apply1("div", [a, b])])  # a real float quotient: floor's row
+        return float_divmod(a, b)[0]
     # x - (x mod y) is an exact multiple of y, so truncating division is exact there.
     return apply1("div", [apply1("sub", [a, apply1("rem", [a, b])]), b])
 
 
 def remainder(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    """x - y * floor(x / y): the sign of the divisor, as numpy's and JAX's `remainder`."""
-    a, b = broadcast_arrays(*promote(x, y))
-    if dt.is_complex(a.dtype):
-        raise DTypeError(f"remainder is not defined for complex input ({a.dtype}), as in JAX")
-    return apply1("rem", [a, b])
+    """x - y * floor(x / y): the sign of the divisor, as numpy's and JAX's `remainder`. On
+    floats JAX's fmod(x, y) (+ y where its sign is not y's), so 0 % -1 is +0 and the
+    derivative in y is -trunc(x / y) (+ 1)."""
+    a, b = broadcast_arrays(*numeric(x, y))
+    _refuse_complex("remainder", a)
+    if not dt.is_inexact(a.dtype):
+        return apply1("rem", [a, b])
+    rem = apply1("fmod", [a, b])
+    plus = logical_and(not_equal(less(rem, 0), less(b, 0)), not_equal(rem, 0))
+    return where(plus, add(rem, b), rem)
 
 
 def fmod(x: ArrayLike, y: ArrayLike) -> TracedTensor:
@@ -103,7 +130,7 @@ def fmod(x: ArrayLike, y: ArrayLike) -> TracedTensor:
 
     As JAX, a complex operand raises (DTypeError here, TypeError in JAX).
     """
-    a, b = promote(x, y)
+    a, b = numeric(x, y)
     if dt.is_complex(a.dtype):
         raise DTypeError(f"fmod is not defined for complex input ({a.aval}, {b.aval})")
     return elementwise("fmod", a, b)
@@ -113,17 +140,26 @@ mod = remainder
 
 
 def power(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    # x ** 2 with a Python 2 is x * x (numpy's own fast path gives the same bits), so its
-    # derivative is the simple product rule rather than pow's guarded general rule. A float
-    # 2.0 keeps an integer x out: int ** 2.0 promotes to float.
-    if (
-        isinstance(x, TracedTensor)
-        and (type(y) is int or (type(y) is float and dt.is_inexact(x.dtype)))
-        and y == 2
-        and x.dtype != dt.bool_
-    ):
-        return multiply(x, x)
-    return elementwise("pow", x, y)
+    """x ** y with JAX's cases: an integer scalar y raises x (bools as int32) in x's own dtype
+    (x * x for y = 2, numpy's bits and the plain product rule); an inexact x with an integer
+    array y keeps x's dtype (strongly typed); otherwise both promote (bools as int32)."""
+    if type(y) is bool or type(y) is int or isinstance(y, np.integer):
+        (base,) = numeric(x)
+        if y == 2:
+            return multiply(base, base)
+        return elementwise("pow", base, int(y))
+    exponent = None if is_weak_scalar(y) else asarray(y)
+    if exponent is not None and exponent.dtype.kind in "iu":
+        base = asarray(x)
+        if dt.is_inexact(base.dtype):
+            out = apply1("pow", broadcast_arrays(base, astype(exponent, base.dtype)))
+            out._weak = False  # a strong integer exponent: JAX's lax.pow result is strong
+            return out
+    a, b = broadcast_arrays(*numeric(x, y))
+    out = apply1("pow", [a, b])
+    if not dt.is_inexact(a.dtype):  # JAX's integer power mixes in constants of y's shape
+        out._weak = out._weak and b.ndim == 0
+    return out
 
 
 def negative(x: ArrayLike) -> TracedTensor:
@@ -153,7 +189,7 @@ def real(x: ArrayLike) -> TracedTensor:
 def imag(x: ArrayLike) -> TracedTensor:
     """The imaginary part; of a real `x`, zeros of its shape and dtype (not `x * 0`, which is
     NaN at infinities and -0 at negatives), weakly typed when `x` is, as in JAX."""
-    weak = is_weak_scalar(x)
+    weak = is_weak_scalar(x) and type(x) is not bool  # a Python bool is strong in JAX
     x = asarray(x)
     if dt.is_complex(x.dtype):
         return apply1("imag", [x])
@@ -212,16 +248,11 @@ def clip(
 
 
 def square(x: ArrayLike) -> TracedTensor:
-    """x * x (bools square in an integer dtype, as numpy)."""
-    x = asarray(x)
-    if x.dtype == dt.bool_:
-        x = astype(x, dt.int64)  # numpy gives int8, which tf8 widens to int64
+    """x * x (bools as int32, as JAX's)."""
+    (x,) = numeric(x)
     return multiply(x, x)
 
 
 def reciprocal(x: ArrayLike) -> TracedTensor:
-    """1 / x; integer input divides as C does (truncation), as numpy."""
-    x = asarray(x)
-    if dt.is_inexact(x.dtype):
-        return true_divide(1, x)
-    return elementwise("div", 1, x)
+    """1 / x in x's inexact dtype (integers and bools too, as JAX's: int32 → float32)."""
+    return true_divide(1, inexact(x))

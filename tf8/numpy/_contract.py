@@ -23,7 +23,7 @@ from ._core import (
     normalize_axis,
     promote,
 )
-from ._logic import greater
+from ._logic import greater, not_equal
 from ._reductions import sum as sum_
 from ._shape import expand_dims, ravel, reshape, squeeze
 
@@ -80,8 +80,12 @@ matmul = fast_matmul(matmul)  # matrices and vectors op by op: `a @ b` at once
 
 
 def dot(a: ArrayLike, b: ArrayLike) -> TracedTensor:
-    """numpy.dot: sum over the last axis of a and the second-to-last of b."""
+    """numpy.dot: sum over the last axis of a and the second-to-last of b; on bools, whether
+    any product is True (a bool, as JAX's and numpy's)."""
     x, y = promote(a, b)
+    if x.dtype == dt.bool_:
+        counts = dot(astype(x, dt.int32), astype(y, dt.int32))
+        return not_equal(counts, 0)
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
     by = 0 if y.ndim == 1 else y.ndim - 2

@@ -261,7 +261,9 @@ def elementwise(name: str, *values: ArrayLike, **params: Any) -> TracedTensor:
 def inexact(x: ArrayLike) -> TracedTensor:
     """`x` in JAX's inexact dtype for it (int64 → float64; bool, uint8, uint32 and int32 →
     float32). A weakly typed value stays weak, as in JAX (`exp(2.0) * a32` is float32)."""
-    weak = is_weak_scalar(x) or (isinstance(x, TracedTensor) and x._weak)
+    # a Python bool is strong in JAX (`cos(True)` is a strong float32)
+    python_weak = is_weak_scalar(x) and not isinstance(x, bool)
+    weak = python_weak or (isinstance(x, TracedTensor) and x._weak)
     x = asarray(x)
     converted = astype(x, dt.float_dtype(x.dtype))
     if weak:  # a fresh tensor (from a Python scalar, or converted), or one already weak

@@ -66,12 +66,20 @@ def _like(a: ArrayLike, dtype: Any, shape: Any) -> tuple[tuple[Dim, ...], np.dty
     return (x.shape if shape is None else as_shape_arg(shape)), _dtype(dtype, x.dtype)
 
 
+def _weak_as(out: TracedTensor, a: ArrayLike, dtype: Any, *inputs: Any) -> TracedTensor:
+    """The *_like result is weakly typed when `a` is and no dtype is given (JAX's rule); an
+    input handed back unchanged keeps its own flag."""
+    if not any(out is i for i in inputs):
+        out._weak = dtype is None and bool(asarray(a)._weak)
+    return out
+
+
 def zeros_like(
     a: ArrayLike, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None
 ) -> TracedTensor:
     """Zeros with the shape and dtype of `a`."""
     shape_, dtype_ = _like(a, dtype, shape)
-    return full_of(0, shape_, dtype_)
+    return _weak_as(full_of(0, shape_, dtype_), a, dtype)
 
 
 def ones_like(
@@ -79,7 +87,7 @@ def ones_like(
 ) -> TracedTensor:
     """Ones with the shape and dtype of `a`."""
     shape_, dtype_ = _like(a, dtype, shape)
-    return full_of(1, shape_, dtype_)
+    return _weak_as(full_of(1, shape_, dtype_), a, dtype)
 
 
 empty_like = zeros_like
@@ -95,7 +103,8 @@ def full_like(
 ) -> TracedTensor:
     """`fill_value` with the shape and dtype of `a`."""
     shape_, dtype_ = _like(a, dtype, shape)
-    return broadcast_to(astype(asarray(fill_value), dtype_), shape_)
+    out = broadcast_to(astype(asarray(fill_value), dtype_), shape_)
+    return _weak_as(out, a, dtype, fill_value)
 
 
 def _iota(n: Dim, dtype: np.dtype) -> TracedTensor:
@@ -126,7 +135,7 @@ def arange(
         raise UnsupportedOperationError("arange: only the stop may be a symbolic dimension")
     start, step = int(start), int(step)
     if step == 0:
-        raise ZeroDivisionError("arange: step must not be 0")
+        raise ParameterError("arange: step must not be 0")
     if isinstance(stop, DimExpr):
         if step != 1:
             raise UnsupportedOperationError("arange: a symbolic stop needs step 1")
@@ -186,6 +195,8 @@ def logspace(
     axis: int = 0,
 ) -> TracedTensor:
     """base ** linspace(start, stop, num)."""
+    if int(num) < 0:
+        raise ParameterError(f"logspace: number of samples, {num}, must be non-negative")
     if not isinstance(start, TracedTensor) and not isinstance(stop, TracedTensor):
         return constant(np.logspace(start, stop, num, endpoint, base, dtype, axis))
     out = power(base, linspace(start, stop, num, endpoint, axis=axis))
@@ -225,10 +236,11 @@ def tri(
     *,
     like: Any = None,  # noqa: N803
 ) -> TracedTensor:
-    """Ones at and below the k-th diagonal of an N x M matrix."""
+    """Ones at and below the k-th diagonal of an N x M matrix (float32 by default: JAX's
+    default for tri, even with x64)."""
     n = as_shape_arg(N)[0]
     m = n if M is None else as_shape_arg(M)[0]
-    return astype(greater_equal(_grid(n, m, 0) + int(k), _grid(n, m, 1)), _dtype(dtype, dt.float64))
+    return astype(greater_equal(_grid(n, m, 0) + int(k), _grid(n, m, 1)), _dtype(dtype, dt.float32))
 
 
 def meshgrid(

@@ -19,7 +19,7 @@ from tf8.traced import TracedTensor
 
 from ._arithmetic import maximum, minimum
 from ._core import ArrayLike, asarray, full_of, normalize_axis
-from ._math import logaddexp
+from ._logaddexp import logaddexp
 from ._rearrange import flip
 from ._shape import concatenate, moveaxis
 

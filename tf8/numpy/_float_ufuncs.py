@@ -65,8 +65,13 @@ erf = _real_float("erf", "The error function (scipy.special.erf).")
 
 
 def rint(x: ArrayLike) -> TracedTensor:
-    """Round half to even, as numpy; a complex value rounds its two parts, as JAX's."""
+    """Round half to even, as numpy; a complex value rounds its two parts, and a bool or
+    integer one is converted to float64 (strongly typed), as JAX's."""
     x = asarray(x)
+    if not dt.is_inexact(x.dtype):
+        out = apply1("convert", [x], dtype=dt.float64)
+        out._weak = False
+        return out
     if dt.is_complex(x.dtype):
         return apply1("complex", [_rint_real(real(x)), _rint_real(imag(x))])
     return _rint_real(x)
@@ -99,12 +104,15 @@ fix = trunc
 
 
 def round(x: ArrayLike, decimals: int = 0) -> TracedTensor:  # noqa: A001 - numpy's name
+    """Round half to even to `decimals` places. Bools are refused, as JAX refuses them."""
     x = asarray(x)
+    if x.dtype == dt.bool_:
+        raise DTypeError(f"round: a bool {x.aval} has no rounding (JAX refuses it too)")
     if dt.is_integer(x.dtype) and decimals < 0:
         # numpy rounds integers to tens, hundreds, ... half to even.
         scale = 10 ** (-int(decimals))
         return astype(multiply(rint(true_divide(x, scale)), scale), x.dtype)
-    if dt.is_integer(x.dtype) or x.dtype == dt.bool_:
+    if dt.is_integer(x.dtype):
         return x
     if decimals == 0:
         return rint(x)
@@ -127,20 +135,29 @@ def exp2(x: ArrayLike) -> TracedTensor:
 
 
 def log2(x: ArrayLike) -> TracedTensor:
-    x = inexact(x)
-    return divide(log(x), math.log(2.0))
+    return _strong(divide(log(inexact(x)), math.log(2.0)))
 
 
 def log10(x: ArrayLike) -> TracedTensor:
-    x = inexact(x)
-    return divide(log(x), math.log(10.0))
+    return _strong(divide(log(inexact(x)), math.log(10.0)))
+
+
+def _strong(out: TracedTensor) -> TracedTensor:
+    """`out` strongly typed: JAX's result mixes in a constant of its dtype (log2, log10) or
+    is a comparison (isinf, isposinf, isneginf)."""
+    out._weak = False
+    return out
 
 
 def isnan(x: ArrayLike) -> TracedTensor:
-    """x != x (always False for integers and bools)."""
+    """x != x (always False for integers and bools, weakly typed for a Python int: JAX's
+    full_like keeps its operand's weak type)."""
+    weak = type(x) is int
     x = asarray(x)
     if not dt.is_inexact(x.dtype):
-        return full_of(False, x.shape, dt.bool_)
+        out = full_of(False, x.shape, dt.bool_)
+        out._weak = weak or x._weak
+        return out
     return not_equal(x, x)
 
 
@@ -150,8 +167,8 @@ def isinf(x: ArrayLike) -> TracedTensor:
     if not dt.is_inexact(x.dtype):
         return full_of(False, x.shape, dt.bool_)
     if dt.is_complex(x.dtype):
-        return logical_or(isinf(real(x)), isinf(imag(x)))
-    return equal(absolute(x), math.inf)
+        return _strong(logical_or(isinf(real(x)), isinf(imag(x))))
+    return _strong(equal(absolute(x), math.inf))
 
 
 def isfinite(x: ArrayLike) -> TracedTensor:
@@ -198,4 +215,4 @@ def _signed_inf(x: ArrayLike, inf: float, name: str) -> TracedTensor:
         raise DTypeError(f"{name} is not defined for complex input ({x.aval})")
     if not dt.is_inexact(x.dtype):
         return full_of(False, x.shape, dt.bool_)
-    return equal(x, inf)
+    return _strong(equal(x, inf))

@@ -143,8 +143,9 @@ def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[TracedTensor, ...]:
 
 
 def einsum_path(subscripts: str, *operands: ArrayLike, optimize: Any = "greedy") -> Any:
-    """numpy.einsum_path on the operands' shapes: (path, printable report). Only shapes are
-    read, so traced operands work; tf8's einsum chooses its own contraction order."""
+    """numpy.einsum_path on the operands' shapes: (path, printable report), the path a list of
+    contracted pairs without numpy's leading 'einsum_path' marker (as jax.numpy's). Only
+    shapes are read, so traced operands work; tf8's einsum chooses its own order."""
     shapes = [asarray(op).shape for op in operands]
     for shape in shapes:
         if not all(isinstance(d, int) for d in shape):
@@ -152,4 +153,5 @@ def einsum_path(subscripts: str, *operands: ArrayLike, optimize: Any = "greedy")
     stand_ins = [
         np.broadcast_to(np.zeros((), asarray(op).dtype), s) for op, s in zip(operands, shapes)
     ]
-    return np.einsum_path(subscripts, *stand_ins, optimize=optimize)
+    path, report = np.einsum_path(subscripts, *stand_ins, optimize=optimize)
+    return [step for step in path if not isinstance(step, str)], report  # JAX: no marker

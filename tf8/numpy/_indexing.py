@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import DTypeError, IndexingError, UnsupportedOperationError
+from tf8.errors import DTypeError, IndexingError, ParameterError, UnsupportedOperationError
 from tf8.lax.core import apply1, concrete, eager_untaped
 from tf8.ops import dtypes as dt
+from tf8.ops import switches
 from tf8.ops.gather import take_params
 from tf8.ops.primitive import aval_of
 from tf8.ops.shapes import Dim, shape_str
@@ -34,7 +35,7 @@ from ._core import (
     normalize_axis,
     shape_of,
 )
-from ._logic import less, where
+from ._logic import greater_equal, less, logical_and, where
 from ._nonzero import mask_indices
 from ._shape import concatenate, ravel, reshape
 from ._slicing import AxisSlice, apply_slices, clamp_slice, index_slice
@@ -203,22 +204,24 @@ def _plan(x: TracedTensor, items: list[Any]) -> _Plan:
     return _Plan(sliced, tuple(advanced_axes), indices, adjacent, layout)
 
 
-def _constant_index(index: Any, dim: Dim, axis: int) -> np.ndarray | None:
+def _constant_index(index: Any, dim: Dim, axis: int, strict: bool) -> np.ndarray | None:
     """A constant index checked and wrapped as numpy does; None when it needs run time."""
     array = np.asarray(index, dtype=np.int64)
     if not isinstance(dim, int):
         return array if array.size == 0 or array.min() >= 0 else None
     if array.size and (array.min() < -dim or array.max() >= dim):
-        bad = array[(array < -dim) | (array >= dim)].flat[0]
-        raise IndexingError(f"index {bad} is out of bounds for axis {axis} with size {dim}")
+        if strict or dim == 0:
+            bad = array[(array < -dim) | (array >= dim)].flat[0]
+            raise IndexingError(f"index {bad} is out of bounds for axis {axis} with size {dim}")
+        return np.clip(np.where(array < 0, array + dim, array), 0, dim - 1)  # as JAX clamps
     return np.where(array < 0, array + dim, array)
 
 
-def traced_index(index: Any, x: TracedTensor, axis: int) -> TracedTensor:
+def traced_index(index: Any, x: TracedTensor, axis: int, strict: bool = False) -> TracedTensor:
     """An integer index for `axis` of `x` as int64, negatives wrapped (out of range: clamped)."""
     dim = x.shape[axis]
     if not isinstance(index, TracedTensor):
-        fixed = _constant_index(index, dim, axis)
+        fixed = _constant_index(index, dim, axis, strict or switches.strict_indexing)
         if fixed is not None:
             return constant(fixed)
     i = asarray(index)
@@ -289,25 +292,84 @@ def _gather_many(
     )
 
 
+def fill_default(dtype: Any) -> Any:
+    """JAX's fill for out-of-bounds `take`: NaN (inexact), the most negative signed int, the
+    largest unsigned int, True (bool)."""
+    np_dtype = np.dtype(dtype)
+    if np_dtype.kind in "fc":
+        return np.nan
+    if np_dtype.kind == "i":
+        return np.iinfo(np_dtype).min
+    if np_dtype.kind == "u":
+        return np.iinfo(np_dtype).max
+    return True
+
+
+def _in_bounds(indices: Any, dim: Dim) -> bool:
+    """Constant integer indices all inside [-dim, dim): nothing to fill."""
+    if isinstance(indices, TracedTensor) or not isinstance(dim, int):
+        return False
+    array = np.asarray(indices)
+    return array.dtype.kind in "iu" and (
+        array.size == 0 or -dim <= array.min() <= array.max() < dim
+    )
+
+
 def take(
-    a: Any, indices: Any, axis: int | None = None, out: Any = None, mode: str | None = None
+    a: Any,
+    indices: Any,
+    axis: int | None = None,
+    out: Any = None,
+    mode: str | None = None,
+    unique_indices: bool = False,
+    indices_are_sorted: bool = False,
+    fill_value: Any = None,
 ) -> TracedTensor:
-    """numpy.take: mode None/'raise' (constant indices are checked; traced ones are wrapped
-    and then clamped), 'wrap' (modulo the size) or 'clip' (into [0, n - 1])."""
+    """numpy.take with jax.numpy's modes: None/'fill' (negatives wrapped once, out-of-bounds
+    positions read `fill_value`: NaN, the extreme int or True by default), 'wrap' (modulo the
+    size), 'clip' (into [0, n - 1]) or 'raise' (constant indices checked at trace time; JAX
+    refuses 'raise'). `unique_indices` and `indices_are_sorted` are hints, ignored."""
+    del unique_indices, indices_are_sorted
     if out is not None:
         raise UnsupportedOperationError("take: out= is not supported (traced values are immutable)")
     x = asarray(a)
     if axis is None:
         x, axis = ravel(x), 0
     axis = normalize_axis(axis, x.ndim)
-    if mode not in (None, "raise", "wrap", "clip"):
-        raise UnsupportedOperationError(f"take: mode {mode!r} (use 'raise', 'wrap' or 'clip')")
-    if mode in ("wrap", "clip"):
-        i = asarray(indices)
-        if i.dtype not in dt.INTEGERS:
-            raise DTypeError(f"take: indices must be integers, got {i.aval}")
-        n = shape_of(x, axis)
-        indices = remainder(i, n) if mode == "wrap" else clip(i, 0, n - 1)
-    i = traced_index(indices, x, axis)
-    params = take_params(x.shape, axis, i.ndim)
-    return apply1("gather", [x, reshape(i, i.shape + (1,))], **params)
+    if mode not in (None, "fill", "raise", "wrap", "clip"):
+        raise ParameterError(f"take: invalid mode {mode!r} (use 'fill', 'clip', 'wrap' or 'raise')")
+    if mode == "raise" or (mode is None and _in_bounds(indices, x.shape[axis])):
+        i = traced_index(indices, x, axis, strict=mode == "raise")
+        y = _nonempty_along(x, (axis,))
+        out = apply1(
+            "gather", [y, reshape(i, i.shape + (1,))], **take_params(y.shape, axis, i.ndim)
+        )
+        out._weak = x._weak
+        return out
+    i = asarray(indices)
+    if i.dtype not in dt.INTEGERS:
+        raise DTypeError(f"take: indices must be integers, got {i.aval}")
+    n = x.shape[axis]
+    if isinstance(n, int) and n == 0 and i.size != 0:
+        raise IndexingError(f"take: indices {i.aval} read from the empty axis {axis} of {x.aval}")
+    size = shape_of(x, axis)
+    valid = None
+    if mode == "wrap":
+        i = remainder(i, size)
+    elif mode == "clip":
+        i = clip(i, 0, size - 1)
+    else:
+        i = where(less(i, 0), add(i, size), i)
+        valid = logical_and(greater_equal(i, 0), less(i, size))
+        i = clip(i, 0, size - 1)
+    i = i if i.dtype == dt.int64 else apply1("convert", [i], dtype=dt.int64)
+    y = _nonempty_along(x, (axis,))
+    params = take_params(y.shape, axis, i.ndim)
+    taken = apply1("gather", [y, reshape(i, i.shape + (1,))], **params)
+    if valid is None:
+        return taken
+    fill = fill_default(x.dtype) if fill_value is None else fill_value
+    mask = reshape(valid, (1,) * axis + valid.shape + (1,) * (x.ndim - axis - 1))
+    filled = where(mask, taken, constant(np.asarray(fill).astype(x.dtype)))
+    filled._weak = x._weak
+    return filled

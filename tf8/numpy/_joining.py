@@ -38,9 +38,9 @@ def vstack(tup: Sequence[ArrayLike], *, dtype: Any = None) -> TracedTensor:
 row_stack = vstack
 
 
-def dstack(tup: Sequence[ArrayLike]) -> TracedTensor:
+def dstack(tup: Sequence[ArrayLike], *, dtype: Any = None) -> TracedTensor:
     """Join along axis 2 (depth)."""
-    return concatenate([atleast_3d(x) for x in _arrays(tup, "dstack")], axis=2)
+    return concatenate([atleast_3d(x) for x in _arrays(tup, "dstack")], axis=2, dtype=dtype)
 
 
 def column_stack(tup: Sequence[ArrayLike]) -> TracedTensor:
@@ -115,10 +115,10 @@ def hsplit(ary: ArrayLike, indices_or_sections: Any) -> list[TracedTensor]:
 
 
 def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[TracedTensor]:
-    """split along axis 0 (needs at least 2 axes)."""
+    """split along axis 0 (a 1-D array too, as jax.numpy)."""
     x = asarray(ary)
-    if x.ndim < 2:
-        raise ShapeError(f"vsplit only works on arrays of 2 or more dimensions, got {x.aval}")
+    if x.ndim == 0:
+        raise ShapeError(f"vsplit only works on arrays of 1 or more dimensions, got {x.aval}")
     return split(x, indices_or_sections, 0)
 
 

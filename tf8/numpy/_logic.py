@@ -11,7 +11,7 @@ from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
-from ._core import ArrayLike, asarray, broadcast_arrays, elementwise, promote
+from ._core import ArrayLike, asarray, astype, broadcast_arrays, elementwise, promote
 
 
 def _compare(direction: str) -> Callable[[ArrayLike, ArrayLike], TracedTensor]:
@@ -42,12 +42,24 @@ def _to_bool(x: ArrayLike) -> TracedTensor:
     return x if x.dtype == dt.bool_ else not_equal(x, 0)
 
 
+def _logical(row: str, x: ArrayLike, y: ArrayLike) -> TracedTensor:
+    """`row` on x != 0 and y != 0; of two Python scalars weakly typed when their promotion
+    is (JAX's logical functions promote first: `logical_and(True, 2.0)` is a weak bool)."""
+    out = apply1(row, broadcast_arrays(_to_bool(x), _to_bool(y)))
+    if type(x) in _SCALARS and type(y) in _SCALARS:
+        out._weak = promote(x, y)[0]._weak
+    return out
+
+
+_SCALARS = (bool, int, float, complex)
+
+
 def logical_and(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    return apply1("and", broadcast_arrays(_to_bool(x), _to_bool(y)))
+    return _logical("and", x, y)
 
 
 def logical_or(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    return apply1("or", broadcast_arrays(_to_bool(x), _to_bool(y)))
+    return _logical("or", x, y)
 
 
 def logical_not(x: ArrayLike) -> TracedTensor:
@@ -55,7 +67,7 @@ def logical_not(x: ArrayLike) -> TracedTensor:
 
 
 def logical_xor(x: ArrayLike, y: ArrayLike) -> TracedTensor:
-    return not_equal(_to_bool(x), _to_bool(y))
+    return _logical("xor", x, y)
 
 
 def _bitwise(name: str) -> Callable[[ArrayLike, ArrayLike], TracedTensor]:
@@ -74,6 +86,8 @@ bitwise_and, bitwise_or, bitwise_xor = _bitwise("and"), _bitwise("or"), _bitwise
 def _shift(name: str, right_of: Callable[[Any], str] | None = None) -> Callable:
     def fn(x: ArrayLike, y: ArrayLike) -> TracedTensor:
         a, b = promote(x, y)
+        if a.dtype == dt.bool_:  # JAX shifts bools as int32 (`promote_args_numeric`)
+            a, b = astype(a, dt.int32), astype(b, dt.int32)
         if a.dtype not in dt.INTEGERS:
             raise DTypeError(f"{fn.__name__} needs integer operands, got {a.dtype}")
         row = right_of(a.dtype) if right_of else name

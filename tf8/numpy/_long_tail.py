@@ -15,16 +15,27 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ShapeError, UnsupportedOperationError
+from tf8.errors import DTypeError, ParameterError, ShapeError, UnsupportedOperationError
+from tf8.lax.sorting import sort_all
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
-from ._arithmetic import add, clip, conj, divide, multiply, remainder, subtract
-from ._core import ArrayLike, asarray, constant, full_of, inexact, normalize_axis, promote
+from ._arithmetic import absolute, add, clip, conj, divide, multiply, remainder, subtract
+from ._core import (
+    ArrayLike,
+    asarray,
+    broadcast_shapes,
+    constant,
+    full_of,
+    inexact,
+    normalize_axis,
+    promote,
+)
 from ._creation import arange, linspace
 from ._extremes import max, min
 from ._logic import equal, greater, greater_equal, less, less_equal, logical_and, where
 from ._nonzero import concrete_or_none
+from ._reductions import all as all_
 from ._reductions import sum as sum_
 from ._shape import concatenate, expand_dims, moveaxis, ravel
 
@@ -60,10 +71,7 @@ def select(
         )
     if not condlist:
         raise ShapeError("select: needs at least one condition")
-    conds = [asarray(c) for c in condlist]
-    for i, c in enumerate(conds):
-        if c.dtype != dt.bool_:
-            raise TypeError(f"select: invalid entry {i} in condlist: should be boolean ndarray")
+    conds = [asarray(c) for c in condlist]  # non-boolean ones are read as `!= 0`, as JAX
     *choices, fill = promote(*choicelist, default)
     result = fill
     for cond, choice in zip(reversed(conds), reversed(choices)):
@@ -71,58 +79,78 @@ def select(
     return result
 
 
+def array_equiv(a1: ArrayLike, a2: ArrayLike) -> TracedTensor:
+    """Whether a1 and a2 are equal everywhere once broadcast together (False when their
+    shapes do not broadcast, as numpy's and as JAX documents)."""
+    x, y = asarray(a1), asarray(a2)
+    try:
+        broadcast_shapes(x.shape, y.shape)
+    except ShapeError:
+        return constant(np.array(False))
+    return all_(equal(x, y))
+
+
 def interp(
     x: ArrayLike,
     xp: ArrayLike,
     fp: ArrayLike,
-    left: ArrayLike = None,
-    right: ArrayLike = None,
-    period: ArrayLike = None,
+    left: ArrayLike | str | None = None,
+    right: ArrayLike | str | None = None,
+    period: ArrayLike | None = None,
 ) -> TracedTensor:
-    """Piecewise-linear interpolation of (xp, fp) at x, as numpy.interp (xp increasing);
-    `period` needs a concrete xp (it is sorted, and tf8.numpy has no sort here)."""
-    xs, xp_, fp_ = asarray(x), asarray(xp), asarray(fp)
+    """Piecewise-linear interpolation of (xp, fp) at x (xp increasing), as jax.numpy: x and
+    xp in their common inexact dtype, fp in its own; `left`/`right` may be 'extrapolate';
+    `period` wraps x and xp and sorts xp (traced values too)."""
+    xs, xp_ = promote(inexact(x), inexact(xp))
+    fp_ = inexact(fp)
     if xp_.ndim != 1 or fp_.ndim != 1 or xp_.shape != fp_.shape:
         raise ShapeError(
             f"interp: xp and fp must be 1-D of one length, got {xp_.shape} and {fp_.shape}"
         )
     if xp_.shape[0] == 0:
         raise ShapeError("interp: xp and fp must not be empty")
+    if dt.is_complex(xs.dtype):
+        raise DTypeError(f"interp: complex x values are not supported, got {xs.aval}")
+    extrapolate = [_extrapolates(side, value) for side, value in (("left", left), ("right", right))]
     if period is not None:
         xs, xp_, fp_ = _periodic(xs, xp_, fp_, period)
-        left = right = None
-    # numpy computes in float64 (complex128 for complex fp), whatever the inputs' dtypes
-    xs, xp_ = xs.astype(dt.float64), xp_.astype(dt.float64)
-    fp_ = fp_.astype(dt.complex128 if dt.is_complex(fp_.dtype) else dt.float64)
     n = xp_.shape[0]
-    below = sum_(less_equal(expand_dims(xp_, 0), expand_dims(ravel(xs), 1)), axis=1)
-    i = clip(below - 1, 0, builtins.max(n - 2, 0))
-    x0, x1, f0, f1 = xp_[i], xp_[clip(i + 1, 0, n - 1)], fp_[i], fp_[clip(i + 1, 0, n - 1)]
     flat = ravel(xs)
-    span = subtract(x1, x0)
-    safe = where(equal(span, 0), 1, span)
-    slope = divide(subtract(f1, f0), safe)
-    value = add(f0, multiply(slope, subtract(flat, x0)))
-    value = where(equal(flat, xp_[n - 1]), fp_[n - 1], value)  # numpy: x == xp[-1] → fp[-1]
-    value = where(less(flat, xp_[0]), fp_[0] if left is None else left, value)
-    value = where(greater(flat, xp_[n - 1]), fp_[n - 1] if right is None else right, value)
+    above = sum_(less_equal(expand_dims(xp_, 0), expand_dims(flat, 1)), axis=1)  # searchsorted
+    i = clip(above, 1, builtins.max(n - 1, 1))
+    f0, x0 = fp_[i - 1], xp_[i - 1]
+    df, dx = subtract(fp_[i], f0), subtract(xp_[i], x0)
+    tiny = np.spacing(np.finfo(np.dtype(xp_.dtype)).eps)
+    flat_step = less_equal(absolute(dx), tiny)  # no NaN gradients where dx vanishes (JAX's)
+    step = divide(subtract(flat, x0), where(flat_step, 1, dx))
+    value = where(flat_step, f0, add(f0, multiply(step, df)))
+    if period is None:
+        if not extrapolate[0]:
+            value = where(less(flat, xp_[0]), fp_[0] if left is None else left, value)
+        if not extrapolate[1]:
+            value = where(greater(flat, xp_[n - 1]), fp_[n - 1] if right is None else right, value)
     return value.reshape(xs.shape)
 
 
+def _extrapolates(side: str, value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    if value != "extrapolate":
+        raise ParameterError(f"interp: the only string {side}= is 'extrapolate', got {value!r}")
+    return True
+
+
 def _periodic(xs: TracedTensor, xp: TracedTensor, fp: TracedTensor, period: Any) -> tuple:
-    known = concrete_or_none(xp)
-    if known is None:
-        raise UnsupportedOperationError("interp: period= needs a concrete xp (it is sorted)")
-    if period == 0:
-        raise ValueError("interp: period must be a non-zero value")
-    period = builtins.abs(period)
-    wrapped = np.mod(known, period)
-    order = np.argsort(wrapped, kind="stable")
-    ordered = wrapped[order]
-    xp_sorted = constant(np.concatenate([ordered[-1:] - period, ordered, ordered[:1] + period]))
-    fp_sorted = fp[constant(order)]
-    fp_sorted = concatenate([fp_sorted[-1:], fp_sorted, fp_sorted[:1]])
-    return remainder(xs.astype(dt.float64), period), xp_sorted, fp_sorted
+    """x and xp modulo |period|, xp sorted (fp with it) and extended by one period-shifted
+    point at each end."""
+    if np.ndim(period) != 0:
+        raise ShapeError(f"interp: period must be a scalar, got {period!r}")
+    period = absolute(asarray(period))
+    xs, xp = remainder(xs, period), remainder(xp, period)
+    xp, fp = sort_all([xp, fp], 0)
+    xp = concatenate([subtract(xp[-1:], period), xp, add(xp[:1], period)])
+    fp = concatenate([fp[-1:], fp, fp[:1]])
+    return xs, xp, fp
 
 
 def _full_convolution(a: TracedTensor, v: TracedTensor) -> TracedTensor:
@@ -164,9 +192,7 @@ def _vectors(name: str, a: ArrayLike, v: ArrayLike) -> tuple[TracedTensor, Trace
         raise ShapeError(f"{name}: a and v must be 1-D, got shapes {x.shape} and {y.shape}")
     if x.shape[0] == 0 or y.shape[0] == 0:
         raise ShapeError(f"{name}: a and v must not be empty")
-    if x.dtype == dt.bool_:
-        x, y = x.astype(dt.int64), y.astype(dt.int64)
-    return x, y
+    return inexact(x), inexact(y)  # JAX's convolutions promote to inexact (int32 → float32)
 
 
 def convolve(a: ArrayLike, v: ArrayLike, mode: str = "full", **ignored: Any) -> TracedTensor:
@@ -192,8 +218,7 @@ def gradient(
 ) -> Any:
     """numpy.gradient: second-order central differences inside, first- or second-order
     one-sided ones at the edges; spacings are scalars or coordinate arrays per axis."""
-    y = asarray(f)
-    y = y if dt.is_inexact(y.dtype) else y.astype(dt.float64)
+    y = inexact(f)  # JAX's inexact dtype (int32 → float32)
     if axis is None:
         axes = list(range(y.ndim))
     elif isinstance(axis, (int, np.integer)):
@@ -207,9 +232,11 @@ def gradient(
     elif len(varargs) == len(axes):
         spacings = list(varargs)
     else:
-        raise TypeError(f"gradient: invalid number of spacing arguments ({len(varargs)})")
+        raise ParameterError(
+            f"gradient: {len(varargs)} spacings for {len(axes)} axes (give one, or one per axis)"
+        )
     if edge_order not in (1, 2):
-        raise ValueError("gradient: edge_order must be 1 or 2")
+        raise ParameterError("gradient: edge_order must be 1 or 2")
     out = tuple(_gradient_axis(y, ax, h, edge_order) for ax, h in zip(axes, spacings))
     return out[0] if len(out) == 1 else out
 
@@ -218,9 +245,9 @@ def _gradient_axis(y: TracedTensor, axis: int, h: Any, edge_order: int) -> Trace
     z = moveaxis(y, axis, -1)
     n = z.shape[-1]
     if n < edge_order + 1:
-        raise ValueError(
-            "gradient: shape of the array too small to calculate a numerical gradient, at "
-            "least (edge_order + 1) elements are required"
+        raise ShapeError(
+            f"gradient: axis {axis} of {y.aval} is too short for a numerical gradient: at "
+            f"least edge_order + 1 = {edge_order + 1} elements are required"
         )
     if np.ndim(h) == 0 and not (isinstance(h, TracedTensor) and h.ndim):
         dx = asarray(h)
@@ -291,16 +318,20 @@ def histogram(
         edges = inexact(asarray(bins))
         if edges.ndim != 1:
             raise ShapeError("histogram: `bins` must be 1-D when an array")
+        known = concrete_or_none(edges)
+        if known is not None and (np.diff(known) < 0).any():  # numpy refuses; JAX bins garbage
+            raise ParameterError(f"histogram: bins must increase monotonically, got {known}")
         count = edges.shape[0] - 1
     values = inexact(x)
     inside = logical_and(greater_equal(values, edges[0]), less_equal(values, edges[-1]))
     index = sum_(greater_equal(expand_dims(values, 1), expand_dims(edges[1:-1], 0)), axis=1)
     slots = equal(expand_dims(index, 1), expand_dims(arange(count), 0))
     hits = logical_and(slots, expand_dims(inside, 1))
+    # the counts are in the inexact dtype of a (and the weights), as jax.numpy's
     if weights is None:
-        counts = sum_(hits, axis=0) if not density else sum_(hits.astype(dt.float64), axis=0)
+        counts = sum_(hits.astype(values.dtype), axis=0)
     else:
-        w = ravel(asarray(weights))
+        values, w = promote(values, inexact(ravel(asarray(weights))))
         counts = sum_(where(hits, expand_dims(w, 1), 0), axis=0)
     if density:
         widths = subtract(edges[1:], edges[:-1])

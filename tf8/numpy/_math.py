@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ConcretizationError, DTypeError
+from tf8.lax.special import bessel_i0e
+from tf8.lax.stop import stop_gradient
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
@@ -19,12 +21,13 @@ from ._arithmetic import (
     absolute,
     add,
     divide,
+    float_divmod,
     floor_divide,
     imag,
     maximum,
-    minimum,
     multiply,
     negative,
+    numeric,
     power,
     real,
     remainder,
@@ -34,12 +37,13 @@ from ._arithmetic import (
 from ._core import (
     ArrayLike,
     asarray,
+    astype,
     broadcast_arrays,
     elementwise,
     inexact,
     promote,
 )
-from ._float_ufuncs import arctan2, exp, exp2, isfinite, isinf, isnan, log, log1p, sin, sqrt
+from ._float_ufuncs import arctan2, exp, isfinite, isinf, isnan, log, log1p, sin, sqrt
 from ._logic import equal, greater, less, less_equal, logical_and, logical_or, not_equal, where
 from ._reductions import all as all_
 
@@ -59,45 +63,47 @@ def hypot(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
     """sqrt(x1² + x2²) without overflow: s * sqrt((x1/s)² + (x2/s)²), s = max(|x1|, |x2|).
 
     Both operands go through the same expression, so derivatives stay exact at the tie
-    |x1| == |x2| (the scale's split derivative cancels); inf wins over NaN, as in numpy.
+    |x1| == |x2| (the scale's split derivative cancels); inf wins over NaN, as in numpy. At
+    the origin the value is s itself, and so is its derivative (JAX's), not 0 * inf.
     """
     a, b = _real_inexact("hypot", x1, x2)
     scale = maximum(absolute(a), absolute(b))
-    safe = where(equal(scale, 0), 1, scale)
+    zero = equal(scale, 0)
+    safe = where(zero, 1, scale)
     ra, rb = divide(a, safe), divide(b, safe)
-    value = multiply(scale, sqrt(add(multiply(ra, ra), multiply(rb, rb))))
-    return where(logical_or(isinf(a), isinf(b)), math.inf, value)
+    norm = sqrt(where(zero, 1, add(multiply(ra, ra), multiply(rb, rb))))
+    value = where(zero, scale, multiply(scale, norm))
+    out = where(logical_or(isinf(a), isinf(b)), math.inf, value)
+    return strong_unless_scalar(out, out)
 
 
-def logaddexp(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
-    """log(exp(x1) + exp(x2)) = max + log1p(exp(-|x1 - x2|)); where x1 - x2 is nan (equal
-    infinities, or a nan) x1 + x2, which is ±inf or nan as numpy's. At x1 = x2 each input's
-    derivative is 1/2 (no branch on equality, whose derivative would be 1 and 0)."""
-    a, b = _real_inexact("logaddexp", x1, x2)
-    delta = subtract(a, b)
-    # -|delta| as min(delta, -delta): its derivative splits at the tie (abs's would be 1)
-    value = add(maximum(a, b), log1p(exp(minimum(delta, negative(delta)))))
-    return where(isnan(delta), add(a, b), value)
-
-
-def logaddexp2(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
-    """log2(2**x1 + 2**x2) = max + log1p(2**-|x1 - x2|) / log 2; as logaddexp where the
-    difference is nan, and derivatives 1/2 at x1 = x2."""
-    a, b = _real_inexact("logaddexp2", x1, x2)
-    delta = subtract(a, b)
-    tail = log1p(exp2(minimum(delta, negative(delta))))
-    value = add(maximum(a, b), multiply(tail, _LOG2E))  # numpy multiplies by log2(e)
-    return where(isnan(delta), add(a, b), value)
+def strong_unless_scalar(out: TracedTensor, example: ArrayLike) -> TracedTensor:
+    """`out` strongly typed unless `example` is a scalar (and `out` weak): JAX mixes in
+    constants of `example`'s dtype (`lax._const`), a weak Python scalar for a weakly typed
+    scalar example, else a strong array, which makes the result strong."""
+    out._weak = out._weak and np.ndim(example) == 0
+    return out
 
 
 def angle(z: ArrayLike, deg: bool = False) -> TracedTensor:
-    """The argument of z: arctan2(imag, real), in degrees when `deg`."""
+    """The argument of z: arctan2(imag, real), in degrees when `deg`. As JAX's, an integer,
+    bool or real scalar argument is computed in float64 (strongly typed)."""
     z = asarray(z)
-    if dt.is_complex(z.dtype):
-        out = arctan2(imag(z), real(z))
-    else:
-        out = arctan2(0.0, inexact(z))  # numpy takes the imaginary part as +0
+    re, im = real(z), imag(z)
+    in_float64 = not dt.is_inexact(re.dtype) or (not dt.is_complex(z.dtype) and z.ndim == 0)
+    if in_float64:
+        re, im = astype(re, dt.float64), astype(im, dt.float64)
+    out = arctan2(im, re)
+    out._weak = out._weak and not in_float64
     return rad2deg(out) if deg else out
+
+
+def i0(x: ArrayLike) -> TracedTensor:
+    """The modified Bessel function I0 of real x: exp(|x|) * i0e(|x|), as JAX's, whose
+    derivatives at 0 are 0 (|x| has none there; I0 is even, so the first is 0)."""
+    (x,) = _real_inexact("i0", x)
+    a = absolute(where(equal(x, 0), stop_gradient(x), x))
+    return multiply(exp(a), bessel_i0e(a))
 
 
 def cbrt(x: ArrayLike) -> TracedTensor:
@@ -127,16 +133,22 @@ radians, degrees = deg2rad, rad2deg
 
 
 def sinc(x: ArrayLike) -> TracedTensor:
-    """sin(pi x) / (pi x), as numpy computes it (x = 0 replaced by 1e-20)."""
+    """sin(pi x) / (pi x); at 0 its Maclaurin polynomial 1 - (pi x)²/6 + (pi x)⁴/120, whose
+    value is 1 and whose derivatives are sinc's (JAX's: 0, -pi²/3, ...)."""
     x = inexact(x)
-    y = multiply(math.pi, where(equal(x, 0), 1.0e-20, x))
-    return divide(sin(y), y)
+    zero = equal(x, 0)
+    y = multiply(math.pi, where(zero, 1, x))
+    t2 = multiply(multiply(math.pi, x), multiply(math.pi, x))
+    maclaurin = add(1, multiply(t2, add(-1 / 6, divide(t2, 120))))
+    return where(zero, maclaurin, divide(sin(y), y))
 
 
 def signbit(x: ArrayLike) -> TracedTensor:
     """x < 0, and for zeros the sign bit read through arctan2(±0, -1) = ±pi."""
     (x,) = _real_inexact("signbit", x)
-    return where(equal(x, 0), less(arctan2(x, -1), 0), less(x, 0))
+    out = where(equal(x, 0), less(arctan2(x, -1), 0), less(x, 0))
+    out._weak = False  # a comparison, as JAX's
+    return out
 
 
 def copysign(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
@@ -149,19 +161,21 @@ def heaviside(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
     """0 for x1 < 0, x2 for x1 == 0, 1 for x1 > 0; NaN stays NaN."""
     a, b = _real_inexact("heaviside", x1, x2)
     step = where(less(a, 0), 0, where(greater(a, 0), 1, b))
-    return where(isnan(a), a, step)
+    return strong_unless_scalar(where(isnan(a), a, step), x1)
 
 
 def fmax(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
-    """Elementwise maximum that ignores NaNs (NaN only when both are)."""
+    """Elementwise maximum that ignores NaNs (NaN only when both are): JAX's
+    where(x1 > x2 or isnan(x2), x1, x2), so at a tie x2 and its derivative."""
     a, b = broadcast_arrays(*promote(x1, x2))
-    return where(isnan(b), a, where(isnan(a), b, maximum(a, b)))
+    return where(logical_or(greater(a, b), isnan(b)), a, b)
 
 
 def fmin(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
-    """Elementwise minimum that ignores NaNs (NaN only when both are)."""
+    """Elementwise minimum that ignores NaNs (NaN only when both are): JAX's
+    where(x1 < x2 or isnan(x2), x1, x2), so at a tie x2 and its derivative."""
     a, b = broadcast_arrays(*promote(x1, x2))
-    return where(isnan(b), a, where(isnan(a), b, minimum(a, b)))
+    return where(logical_or(less(a, b), isnan(b)), a, b)
 
 
 def fabs(x: ArrayLike) -> TracedTensor:
@@ -178,21 +192,27 @@ def float_power(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
 
 
 def divmod_(x1: ArrayLike, x2: ArrayLike) -> tuple[TracedTensor, TracedTensor]:
-    """(x1 // x2, x1 % x2)."""
-    return floor_divide(x1, x2), remainder(x1, x2)
+    """(x1 // x2, x1 % x2); on floats JAX's `float_divmod` (bools as int32)."""
+    a, b = broadcast_arrays(*numeric(x1, x2))
+    if dt.is_inexact(a.dtype) and not dt.is_complex(a.dtype):
+        return float_divmod(a, b)
+    return floor_divide(a, b), remainder(a, b)
 
 
 def arcsinh(x: ArrayLike) -> TracedTensor:
-    """sign(x) log1p(|x| + x²/(1 + sqrt(1 + x²))); log(2|x|) for huge |x|."""
+    """±log1p(|x| + x²/(1 + sqrt(1 + x²))) by the sign of x; log(2|x|) for huge |x|; x itself
+    at ±0 (its sign, and the derivative 1 there)."""
     x = inexact(x)
     if dt.is_complex(x.dtype):
         return log(add(x, sqrt(add(multiply(x, x), 1))))
-    a = absolute(x)
-    small = where(greater(a, 1e8), 0, a)
+    negative_x = less(x, 0)
+    a = where(negative_x, negative(x), x)
+    huge = greater(a, 1e8)
+    small, large = where(huge, 0, a), where(huge, a, 1)  # each branch finite where unused
     sq = multiply(small, small)
     near = log1p(add(small, divide(sq, add(1, sqrt(add(1, sq))))))
-    far = add(log(a), _LN2)
-    return multiply(sign(x), where(greater(a, 1e8), far, near))
+    value = where(huge, add(log(large), _LN2), near)
+    return where(equal(x, 0), x, where(negative_x, negative(value), value))
 
 
 def arccosh(x: ArrayLike) -> TracedTensor:
@@ -233,7 +253,9 @@ def nan_to_num(
     lo = float(info.min) if neginf is None else neginf
     out = where(isnan(x), nan, x)
     out = where(equal(x, math.inf), hi, out)
-    return where(equal(x, -math.inf), lo, out)
+    out = where(equal(x, -math.inf), lo, out)
+    out._weak = False  # JAX's fills are constants of x's dtype
+    return out
 
 
 def real_if_close(a: ArrayLike, tol: float = 100) -> TracedTensor:

@@ -166,9 +166,9 @@ _METHODS = {
     "flatten": lambda self, order="C": s.ravel(self, order),
     "squeeze": lambda self, axis=None: s.squeeze(self, axis),
     "swapaxes": lambda self, a, b: s.swapaxes(self, a, b),
-    "repeat": lambda self, repeats, axis=None: ra.repeat(self, repeats, axis),
-    "take": lambda self, indices, axis=None, out=None, mode=None: ix.take(
-        self, indices, axis, out, mode
+    "repeat": lambda self, repeats, axis=None, **k: ra.repeat(self, repeats, axis, **k),
+    "take": lambda self, indices, axis=None, out=None, mode=None, **k: ix.take(
+        self, indices, axis, out, mode, **k
     ),
     "diagonal": lambda self, offset=0, axis1=0, axis2=1: mx.diagonal(self, offset, axis1, axis2),
     "trace": lambda self, offset=0, axis1=0, axis2=1, dtype=None: mx.trace(

@@ -15,7 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ConcretizationError, ShapeError
+from tf8.errors import (
+    ConcretizationError,
+    IndexingError,
+    ParameterError,
+    ShapeError,
+    UnsupportedOperationError,
+)
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
@@ -119,35 +125,68 @@ def argwhere(a: ArrayLike, *, size: int | None = None, fill_value: Any = None) -
     x = asarray(a)
     if x.ndim == 0:
         x = reshape(x, (1,))
-        return reshape(nonzero(x, size=size, fill_value=fill_value)[0], (-1, 0))
+        (index,) = nonzero(x, size=size, fill_value=fill_value)
+        return reshape(index, (index.shape[0], 1))[:, :0]  # one row of no columns per hit
     return stack(nonzero(x, size=size, fill_value=fill_value), axis=1)
 
 
 def extract(
     condition: ArrayLike, arr: ArrayLike, *, size: int | None = None, fill_value: Any = 0
 ) -> TracedTensor:
-    """The elements of ravel(arr) where ravel(condition) is non-zero."""
-    data, cond = ravel(asarray(arr)), ravel(asarray(condition))
-    (index,) = nonzero(cond, size=size)
-    picked = data[index]
-    if size is None:
-        return picked
-    return where(arange(size) < sum_(not_equal(cond, 0)), picked, fill_value)
+    """The elements of ravel(arr) where ravel(condition) is non-zero (the shorter of the two
+    is what counts, as jax.numpy)."""
+    return compress(
+        ravel(asarray(condition)), ravel(asarray(arr)), size=size, fill_value=fill_value
+    )
 
 
 def compress(
-    condition: ArrayLike, a: ArrayLike, axis: int | None = None, *, size: int | None = None
+    condition: ArrayLike,
+    a: ArrayLike,
+    axis: int | None = None,
+    *,
+    size: int | None = None,
+    fill_value: Any = 0,
+    out: Any = None,
 ) -> TracedTensor:
-    """The slices of `a` along `axis` (flattened when None) where the 1-D condition holds."""
+    """The slices of `a` along `axis` (flattened when None) where the 1-D condition holds.
+    As jax.numpy: a shorter condition truncates `a`; a longer one must be False past its end
+    (without `size`); with `size` the first `size` slices, padded with `fill_value`."""
+    if out is not None:
+        raise UnsupportedOperationError(
+            "compress: out= is not supported (traced values are immutable)"
+        )
     x = asarray(a)
     if axis is None:
         x, axis = ravel(x), 0
     axis = normalize_axis(axis, x.ndim)
-    cond = asarray(condition)
+    cond = not_equal(asarray(condition), 0)
     if cond.ndim != 1:
         raise ShapeError(f"compress: condition must be 1-D, got shape {cond.shape}")
+    n, m = x.shape[axis], cond.shape[0]
+    before = (slice(None),) * axis
+    if m > n:
+        extra = concrete_or_none(any_(cond[n:]))
+        if size is None and extra is not None and bool(extra):
+            raise IndexingError(
+                f"compress: condition {cond.aval} is True past the end of axis {axis} of {x.aval}"
+            )
+        cond = cond[:n]
+    elif m < n:
+        x = x[before + (slice(0, m),)]
+    if size is None:
+        (index,) = nonzero(cond)
+        return x[before + (index,)]
+    if not 0 <= size <= x.shape[axis]:
+        raise ParameterError(
+            f"compress: size must be in [0, {x.shape[axis]}] (the length of axis {axis}), "
+            f"got {size}"
+        )
     (index,) = nonzero(cond, size=size)
-    return x[(slice(None),) * axis + (index,)]
+    keep = arange(size) < sum_(cond.astype(dt.int64))
+    keep = reshape(keep, (size,) + (1,) * (x.ndim - axis - 1))
+    fill = constant(np.asarray(fill_value).astype(x.dtype))
+    return where_elementwise(keep, x[before + (index,)], fill)
 
 
 def mask_indices(mask: TracedTensor) -> tuple:
@@ -168,7 +207,8 @@ def bincount(
 ) -> TracedTensor:
     """How often each value 0, 1, … occurs in the 1-D non-negative integer x (summing
     `weights` instead of counting ones): max(x) + 1 bins (at least `minlength`) from a
-    concrete x, `length` bins under jit (values past the end are dropped, as JAX)."""
+    concrete x, `length` bins under jit (values past the end are dropped and negative ones
+    counted in bin 0, as JAX)."""
     values = asarray(x)
     if values.ndim != 1 or not (dt.is_integer(values.dtype) or values.dtype == dt.bool_):
         raise ShapeError(f"bincount: x must be a 1-D array of integers, got {values.aval}")
@@ -179,10 +219,10 @@ def bincount(
                 f"bincount: the number of bins depends on the values of {values.aval}, which "
                 "are not known under jit; pass length= as in JAX, or call it outside jit"
             )
-        if known.size and known.min() < 0:
-            raise ValueError("bincount: x must not contain negative values")
         length = builtins.max(int(known.max()) + 1 if known.size else 0, int(minlength))
-    slots = equal(expand_dims(values.astype(dt.int64), 1), expand_dims(arange(length), 0))
+    index = values.astype(dt.int64)
+    index = where_elementwise(index < 0, 0, index)  # negatives count in bin 0, as JAX
+    slots = equal(expand_dims(index, 1), expand_dims(arange(length), 0))
     if weights is None:
         return sum_(slots, axis=0)
     w = asarray(weights)

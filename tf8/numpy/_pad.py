@@ -1,4 +1,5 @@
-"""numpy.pad: modes constant/empty (the `pad` row) and edge/reflect/symmetric/wrap.
+"""numpy.pad: modes constant/empty (the `pad` row) and edge/reflect/symmetric/wrap (the
+value-building modes are in `_pad_modes`).
 
 On a static axis the index modes read `np.pad(arange(n), ...)`, so they are numpy's own
 semantics (repeated reflection included) and lower to one `gather`. On a symbolic axis they
@@ -12,17 +13,19 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ShapeError, UnsupportedOperationError
+from tf8.errors import ParameterError, ShapeError, UnsupportedOperationError
 from tf8.lax.core import apply1
 from tf8.traced import TracedTensor
 
 from ._core import ArrayLike, asarray, astype, broadcast_to
 from ._indexing import take
+from ._pad_modes import pad_linear_ramp, pad_odd_reflection, pad_statistic
 from ._rearrange import flip
 from ._shape import concatenate, reshape
 from ._slicing import slice_axis
 
 _INDEX_MODES = ("edge", "reflect", "symmetric", "wrap")
+_VALUE_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum")
 
 
 def _widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
@@ -41,7 +44,7 @@ def _widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
 
 
 def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any) -> TracedTensor:
-    """numpy.pad for modes constant, empty, edge, reflect, symmetric and wrap."""
+    """numpy.pad for every mode numpy names (a callable mode is not supported)."""
     x = asarray(array)
     widths = _widths(pad_width, x.ndim)
     if not isinstance(mode, str):
@@ -50,15 +53,28 @@ def pad(array: ArrayLike, pad_width: Any, mode: str = "constant", **kwargs: Any)
         values = kwargs.pop("constant_values", 0)
         _no_more(mode, kwargs)
         return _constant(x, widths, values)
+    if mode in ("maximum", "minimum", "mean", "median"):
+        stat_length = kwargs.pop("stat_length", None)
+        _no_more(mode, kwargs)
+        return pad_statistic(x, widths, mode, stat_length)
+    if mode == "linear_ramp":
+        end_values = kwargs.pop("end_values", 0)
+        _no_more(mode, kwargs)
+        return pad_linear_ramp(x, widths, end_values)
     if mode not in _INDEX_MODES:
-        raise UnsupportedOperationError(
+        raise ParameterError(
             f"pad: mode {mode!r} is not supported (supported: constant, empty, "
-            + ", ".join(_INDEX_MODES)
+            + ", ".join(_INDEX_MODES + _VALUE_MODES)
             + ")"
         )
-    if kwargs.pop("reflect_type", "even") != "even":
-        raise UnsupportedOperationError("pad: only reflect_type='even' is supported")
+    reflect_type = (
+        kwargs.pop("reflect_type", "even") if mode in ("reflect", "symmetric") else "even"
+    )
+    if reflect_type not in ("even", "odd"):
+        raise ParameterError(f"pad: reflect_type must be 'even' or 'odd', got {reflect_type!r}")
     _no_more(mode, kwargs)
+    if reflect_type == "odd":
+        return pad_odd_reflection(x, widths, mode)
     for axis, (lo, hi) in enumerate(widths):
         if lo or hi:
             x = _index_pad(x, axis, lo, hi, mode)

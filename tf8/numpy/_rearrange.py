@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ShapeError, UnsupportedOperationError
+from tf8.errors import ConcretizationError, ShapeError
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import Dim, dims_equal
@@ -16,7 +16,9 @@ from tf8.traced import TracedTensor
 from ._arithmetic import remainder, subtract
 from ._core import ArrayLike, asarray, broadcast_to, normalize_axes, normalize_axis, shape_of
 from ._indexing import take
-from ._logic import not_equal
+from ._logic import less_equal, not_equal
+from ._reductions import cumsum
+from ._reductions import sum as sum_
 from ._shape import concatenate, ravel, reshape, swapaxes
 from ._slicing import AxisSlice, apply_slices
 
@@ -55,7 +57,7 @@ def _roll_axis(x: TracedTensor, shift: Any, axis: int) -> TracedTensor:
     if isinstance(shift, TracedTensor):
         ramp = apply1("iota", [], shape=(n,), dtype=dt.int64, dimension=0)
         size = n if isinstance(n, int) else shape_of(x, axis)
-        return take(x, remainder(subtract(ramp, shift), size), axis)
+        return take(x, remainder(subtract(ramp, shift), size), axis, mode="clip")  # in range
     if isinstance(n, int) and n == 0:
         return x
     k = int(shift) % n  # symbolic n: a `mod` dimension
@@ -118,20 +120,37 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> TracedTensor:  # noqa: N803
     return reshape(broadcast_to(interleaved, target), tuple(r * d for r, d in zip(reps, x.shape)))
 
 
-def repeat(a: ArrayLike, repeats: Any, axis: int | None = None) -> TracedTensor:
-    """Repeat each element `repeats` times (an int, or one count per element: constant only)."""
+def repeat(
+    a: ArrayLike, repeats: Any, axis: int | None = None, *, total_repeat_length: int | None = None
+) -> TracedTensor:
+    """Repeat each element `repeats` times (an int, or one count per element). Counts known
+    only at run time need `total_repeat_length` (as jax.numpy): the output's length, cut or
+    padded with the last element."""
     x = asarray(a)
     if axis is None:
         x, axis = ravel(x), 0
     axis = normalize_axis(axis, x.ndim)
+    n = x.shape[axis]
     if isinstance(repeats, TracedTensor):
-        raise UnsupportedOperationError(
-            f"repeat with traced repeats ({repeats.aval}): the result's shape depends on data"
-        )
+        if total_repeat_length is None:
+            value = repeats._value
+            if value is None:
+                raise ConcretizationError(
+                    f"repeat with traced repeats ({repeats.aval}): the result's length depends "
+                    "on their values; pass total_repeat_length= (as jax.numpy)"
+                )
+            repeats = value
+        else:
+            index = _traced_repeat_index(repeats, n, int(total_repeat_length))
+            return take(x, index, axis, mode="clip")  # in range by construction
     counts = np.asarray(repeats)
     if counts.dtype.kind not in "iu" or (counts.size and counts.min() < 0):
         raise ShapeError(f"repeat: repeats must be non-negative integers, got {repeats!r}")
-    n = x.shape[axis]
+    if total_repeat_length is not None:
+        if not isinstance(n, int):
+            raise ShapeError(f"repeat: total_repeat_length needs a static axis {axis}")
+        counts = np.broadcast_to(counts, (n,))
+        return take(x, _repeat_index(counts, int(total_repeat_length)), axis)
     if counts.ndim == 0 or counts.size == 1:
         r = int(counts.reshape(-1)[0])
         spread = reshape(x, x.shape[: axis + 1] + (1,) + x.shape[axis + 1 :])
@@ -142,14 +161,42 @@ def repeat(a: ArrayLike, repeats: Any, axis: int | None = None) -> TracedTensor:
     return take(x, np.repeat(np.arange(n), counts), axis)
 
 
-def diff(a: ArrayLike, n: int = 1, axis: int = -1) -> TracedTensor:
-    """numpy.diff: the n-th discrete difference along `axis` (bool: not-equal, as numpy)."""
+def _repeat_index(counts: np.ndarray, total: int) -> np.ndarray:
+    """Output j reads the element whose run (starting at the exclusive cumsum) holds j."""
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    return (starts[None, :] <= np.arange(total)[:, None]).sum(axis=1) - 1
+
+
+def _traced_repeat_index(repeats: TracedTensor, n: Dim, total: int) -> TracedTensor:
+    """`_repeat_index` on counts known at run time (a (total, n) comparison)."""
+    counts = broadcast_to(repeats, (n,))
+    starts = subtract(cumsum(counts), counts)
+    ramp = reshape(apply1("iota", [], shape=(total,), dtype=dt.int64, dimension=0), (total, 1))
+    hits = less_equal(reshape(starts, (1, n)), ramp)
+    return subtract(sum_(hits.astype(dt.int64), axis=1), 1)
+
+
+def diff(
+    a: ArrayLike, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None
+) -> TracedTensor:
+    """numpy.diff: the n-th discrete difference along `axis` (bool: not-equal, as numpy), of
+    `a` with `prepend` / `append` (scalars are broadcast to one slice) joined on first."""
     x = asarray(a)
     if x.ndim == 0:
         raise ShapeError("diff requires input that is at least one dimensional")
     if not isinstance(n, int) or n < 0:
         raise ShapeError(f"order must be non-negative but got {n!r}")
     ax = normalize_axis(axis, x.ndim)
+    if prepend is not None or append is not None:
+        parts = []
+        for extra in (prepend, x, append):
+            if extra is None:
+                continue
+            extra = asarray(extra)
+            if extra.ndim == 0:
+                extra = broadcast_to(extra, x.shape[:ax] + (1,) + x.shape[ax + 1 :])
+            parts.append(extra)
+        x = concatenate(parts, axis=ax)
     for _ in range(n):
         size = x.shape[ax]
         if dims_equal(size, 0) is True:

@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from tf8.errors import ShapeError
+from tf8.errors import ParameterError, ShapeError
 from tf8.lax.core import apply1
 from tf8.lax.eager_reduce import fast_reduction
 from tf8.ops import dtypes as dt
@@ -122,21 +122,32 @@ def std(
     return where(zero, 0, sqrt(where(zero, 1, variance)))
 
 
-def cumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> TracedTensor:
+def _cumulative_operand(name: str, a: ArrayLike, dtype: Any, unexpected: dict) -> TracedTensor:
+    """`a` in the dtype of its running sum or product: `dtype`, else its own (JAX's: int32
+    stays int32), bools as int64."""
+    if unexpected:
+        raise ParameterError(f"{name}() got unexpected keyword arguments {sorted(unexpected)}")
     x = asarray(a)
-    x = astype(x, dtype or _sum_dtype(x) or x.dtype)
+    return astype(x, dtype or (dt.int64 if x.dtype == dt.bool_ else x.dtype))
+
+
+def cumsum(
+    a: ArrayLike, axis: int | None = None, dtype: Any = None, **unexpected: Any
+) -> TracedTensor:
+    x = _cumulative_operand("cumsum", a, dtype, unexpected)
     if axis is None:
         x, axis = ravel(x), 0
     return apply1("cumsum", [x], axis=normalize_axis(axis, x.ndim), reverse=False)
 
 
-def cumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None) -> TracedTensor:
+def cumprod(
+    a: ArrayLike, axis: int | None = None, dtype: Any = None, **unexpected: Any
+) -> TracedTensor:
     """Running product, as a product over a lower-triangular mask (no cumprod row exists).
 
     Costs n² elements along the axis; exact (each output is a plain product).
     """
-    x = asarray(a)
-    x = astype(x, dtype or _sum_dtype(x) or x.dtype)
+    x = _cumulative_operand("cumprod", a, dtype, unexpected)
     if axis is None:
         x, axis = ravel(x), 0
     axis = normalize_axis(axis, x.ndim)

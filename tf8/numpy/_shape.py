@@ -32,12 +32,15 @@ def reshape(
     newshape: Any = None,
     copy: Any = None,
 ) -> TracedTensor:
-    """Row-major reshape; one dimension may be -1 (inferred, symbolically when needed).
+    """Row-major reshape (column-major with order='F'); one dimension may be -1 (inferred,
+    symbolically when needed).
 
     Also accepts the dims spread out (`reshape(x, 2, 3)`) and numpy's `newshape=` spelling.
     """
-    if order != "C":
-        raise UnsupportedOperationError(f"reshape: only order='C' is supported, got {order!r}")
+    if order not in ("C", "F"):
+        raise UnsupportedOperationError(
+            f"reshape: order must be 'C' or 'F' (as jax.numpy), got {order!r}"
+        )
     x = asarray(a)
     if shape is None:
         shape = newshape
@@ -47,6 +50,8 @@ def reshape(
         shape = (shape, *more)
     if isinstance(shape, (int, np.integer, DimExpr, str)):
         shape = (shape,)
+    if order == "F":  # column-major: reverse the axes on both sides of a row-major reshape
+        return transpose(reshape(transpose(x), tuple(shape)[::-1]))
     dims = [d if _is_minus_one(d) else as_dim(d) for d in shape]
     unknown = [i for i, d in enumerate(dims) if _is_minus_one(d)]
     if len(unknown) > 1:
@@ -77,10 +82,14 @@ def _is_minus_one(d: Any) -> bool:
 
 
 def ravel(a: ArrayLike, order: str = "C") -> TracedTensor:
-    """The elements in row-major order, as a 1-D array."""
-    if order != "C":
-        raise UnsupportedOperationError(f"ravel: only order='C' is supported, got {order!r}")
+    """The elements in row-major order (column-major with order='F'), as a 1-D array."""
+    if order not in ("C", "F"):
+        raise UnsupportedOperationError(
+            f"ravel: order must be 'C' or 'F' (as jax.numpy), got {order!r}"
+        )
     x = asarray(a)
+    if order == "F":
+        x = transpose(x)
     return reshape(x, (_size(x.shape),)) if x.ndim != 1 else x
 
 

@@ -23,16 +23,20 @@ def isrealobj(x: ArrayLike) -> bool:
 
 
 def iscomplex(x: ArrayLike) -> TracedTensor:
-    """Elementwise: imaginary part != 0."""
+    """Elementwise: imaginary part != 0 (of a Python int or float weakly typed, as JAX's)."""
     a = asarray(x)
     if not dt.is_complex(a.dtype):
-        return full_of(False, a.shape, dt.bool_)
+        out = full_of(False, a.shape, dt.bool_)
+        out._weak = type(x) in (int, float) or a._weak
+        return out
     return not_equal(imag(a), 0)
 
 
 def isreal(x: ArrayLike) -> TracedTensor:
     """Elementwise: imaginary part == 0."""
-    return logical_not(iscomplex(x))
+    out = logical_not(iscomplex(x))
+    out._weak = type(x) in (int, float, complex)  # as JAX's, whose imag(x) == 0 keeps x's weak type
+    return out
 
 
 def copy(a: ArrayLike, order: str = "K", subok: bool = False) -> Any:

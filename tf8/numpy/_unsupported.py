@@ -1,7 +1,7 @@
 """numpy functions tf8 cannot express, each raising UnsupportedOperationError with the reason.
 
-They exist (rather than being missing) so that `tnp.put(x, ...)` and `np.put(t, ...)` both say
-*why*.
+They exist (rather than being missing) so that `tnp.putmask(x, ...)` and `np.putmask(t, ...)`
+both say *why*.
 """
 
 from __future__ import annotations
@@ -11,16 +11,10 @@ from typing import Any, NoReturn
 
 from tf8.errors import UnsupportedOperationError
 
-_DATA_SHAPE = "the result's shape depends on the data"
 _IN_PLACE = "it writes in place and traced values are immutable (use x.at[i].set(v))"
 
 REASONS: dict[str, str] = {
-    "trim_zeros": _DATA_SHAPE,
-    "put": _IN_PLACE,
-    "place": _IN_PLACE,
     "putmask": _IN_PLACE,
-    "put_along_axis": _IN_PLACE,
-    "fill_diagonal": _IN_PLACE,
     "copyto": _IN_PLACE,
 }
 

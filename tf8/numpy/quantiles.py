@@ -1,5 +1,6 @@
 """numpy's quantile family on the sort op: quantile, percentile, median and their nan-
-ignoring forms, with numpy's `method`s linear, lower, higher, nearest and midpoint.
+ignoring forms, with numpy's `method`s linear, lower, higher, nearest, midpoint and
+inverted_cdf (without weights).
 
 The reduced axes are sorted as one trailing axis; each quantile reads one or two order
 statistics (a gather) at the virtual index q * (count - 1), numpy's formula, and linear
@@ -13,21 +14,22 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ParameterError, UnsupportedOperationError
+from tf8.errors import DTypeError, ParameterError, UnsupportedOperationError
 from tf8.lax.sorting import sort_all
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
 from ._along import take_along_axis
-from ._arithmetic import clip
+from ._arithmetic import clip, maximum
 from ._core import ArrayLike, asarray, astype, broadcast_to, inexact, normalize_axes
 from ._float_ufuncs import ceil, floor, isnan, rint
 from ._logic import where
 from ._reductions import any as any_
+from ._reductions import cumsum
 from ._reductions import sum as sum_
-from ._shape import reshape, transpose
+from ._shape import expand_dims, reshape, transpose
 
-METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf")
 _DISCRETE = ("lower", "higher", "nearest")  # they pick an element: integers stay integers
 
 
@@ -51,6 +53,8 @@ def _quantile(
     if method not in METHODS:
         raise UnsupportedOperationError(f"{name}: method must be one of {METHODS}, got {method!r}")
     x = asarray(a)
+    if dt.is_complex(x.dtype):
+        raise DTypeError(f"{name}: complex input ({x.aval}) has no order, as in JAX")
     if method not in _DISCRETE or x.dtype.kind in "bc":
         x = inexact(x)
     axes = normalize_axes(axis, x.ndim)
@@ -58,9 +62,9 @@ def _quantile(
     rows = tuple(x.shape[i] for i in kept)
     n = math.prod(x.shape[i] for i in axes)
     flat = reshape(transpose(x, kept + list(axes)), rows + (n,))
-    qs = asarray(q)
+    qs = inexact(q)  # JAX computes the positions and weights in q's own inexact dtype
     q_shape = qs.shape
-    qs = reshape(astype(qs, dt.float_dtype(x.dtype) if x.dtype.kind == "f" else dt.float64), (-1,))
+    qs = reshape(qs, (-1,))
     ordered = sort_all([flat], flat.ndim - 1)[0]
     floats = x.dtype.kind == "f"
     if ignore_nan and floats:  # NaNs sort last: count what comes before them
@@ -72,7 +76,7 @@ def _quantile(
 
     def at(index: TracedTensor) -> TracedTensor:
         index = broadcast_to(clip(index, 0, max(n - 1, 0)).astype(dt.int64), span)
-        return take_along_axis(ordered, index, -1)
+        return take_along_axis(ordered, index, -1, mode="clip")  # clipped above
 
     if method == "lower":
         result = at(floor(position))
@@ -80,12 +84,17 @@ def _quantile(
         result = at(ceil(position))
     elif method == "nearest":
         result = at(rint(position))  # half to even, as numpy
-    else:
+    elif method == "inverted_cdf":
+        result = _inverted_cdf(ordered, qs, count, at, ignore_nan and floats)
+    elif method == "midpoint":
         low, high = floor(position), ceil(position)
-        a_, b_ = at(low), at(high)
-        t = position - low if method == "linear" else where(low == high, 0.0, 0.5)
-        diff = b_ - a_
-        result = where(t >= 0.5, b_ - diff * (1 - t), a_ + diff * t)  # numpy's _lerp
+        result = astype((at(low) + at(high)) * 0.5, x.dtype)
+    else:  # JAX's weighted sum, in q's dtype
+        low = floor(position)
+        weight = position - low
+        low_value, high_value = at(low), at(ceil(position))
+        result = astype(low_value, qs.dtype) * (1 - weight) + astype(high_value, qs.dtype) * weight
+        result = astype(result, x.dtype)
     if floats and not ignore_nan:
         result = where(any_(isnan(flat), axis=-1, keepdims=True), np.nan, result)
     result = reshape(result, rows + q_shape)
@@ -95,6 +104,21 @@ def _quantile(
     if keepdims:
         full = tuple(1 if i in axes else d for i, d in enumerate(x.shape))
         result = reshape(result, q_shape + full)
+    return result
+
+
+def _inverted_cdf(
+    ordered: TracedTensor, qs: TracedTensor, count: Any, at: Any, ignore_nan: bool
+) -> TracedTensor:
+    """The first order statistic whose empirical CDF reaches q (numpy's 'inverted_cdf'); NaN
+    where a slice has no values left."""
+    present = ~isnan(ordered) if ordered.dtype.kind in "fc" else ordered == ordered
+    running = cumsum(astype(present, qs.dtype), axis=-1)
+    target = qs * running[..., -1:]  # rows + (m,)
+    below = sum_(expand_dims(running, -2) < expand_dims(target, -1), axis=-1)
+    result = at(clip(below, 0, maximum(count - 1, 0)))
+    if ignore_nan:
+        result = where(count == 0, np.nan, result)
     return result
 
 
@@ -115,7 +139,8 @@ def _quantile_function(name: str, scale: float, ignore_nan: bool, doc: str):
     ) -> TracedTensor:
         _check_unsupported(name, out, weights)
         _check_q(q, scale, name)
-        fraction = q if scale == 1.0 else asarray(q) / scale
+        # q / 100 as XLA computes it in JAX's percentile: times the rounded reciprocal
+        fraction = q if scale == 1.0 else inexact(q) * (1.0 / scale)
         return _quantile(name, a, fraction, axis, interpolation or method, keepdims, ignore_nan)
 
     fn.__name__ = fn.__qualname__ = name

@@ -72,7 +72,7 @@ def _sort_function(name: str, indices: bool, doc: str):
         if indices:
             return _argsort(x, axis, descending)
         if descending:
-            return take_along_axis(x, _argsort(x, axis, True), axis)
+            return take_along_axis(x, _argsort(x, axis, True), axis, mode="clip")
         return sort_all([x], axis)[0]
 
     fn.__name__ = fn.__qualname__ = name
@@ -138,34 +138,36 @@ def searchsorted(
     *,
     method: str = "scan",
 ) -> TracedTensor:
-    """numpy.searchsorted on a sorted 1-D `a` (int64 indices of v's shape). `method` as
-    jax.numpy: 'scan' is a binary search of ceil(log2(n + 1)) steps (gathers), 'compare_all'
-    compares every pair (n x size(v) booleans)."""
+    """numpy.searchsorted on a sorted 1-D `a`: int32 indices of v's shape (as jax.numpy).
+    `method` as jax.numpy: 'scan' (and 'scan_unrolled') is a binary search of
+    ceil(log2(n + 1)) steps (gathers), 'compare_all' (and 'sort') compares every pair
+    (n x size(v) booleans); all give the same answer."""
     if side not in ("left", "right"):
         raise ParameterError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
-    if method not in ("scan", "compare_all"):
+    if method not in ("scan", "scan_unrolled", "compare_all", "sort"):
         raise ParameterError(
-            f"searchsorted: method must be 'scan' or 'compare_all', got {method!r}"
+            "searchsorted: method must be 'scan', 'scan_unrolled', 'sort' or 'compare_all', "
+            f"got {method!r}"
         )
     x, values = asarray(a), asarray(v)
     if x.ndim != 1:
         raise ShapeError(f"searchsorted: a must be 1-D, got {x.aval}")
     if x.shape[0] == 0:  # every value goes in front
-        return constant(np.zeros(values.shape, np.int64))
+        return constant(np.zeros(values.shape, np.int32))
     if sorter is not None:
         x = take(x, sorter)
     x, values = promote(x, values)
     n = x.shape[0]
-    if method == "compare_all" or not isinstance(n, int):
+    if method in ("compare_all", "sort") or not isinstance(n, int):
         grid = _before(reshape(x, (n,) + (1,) * values.ndim), values, side)
-        return sum(grid.astype(_INDEX), axis=0)
+        return sum(grid.astype(dt.int32), axis=0, dtype=dt.int32)
     lo = constant(np.zeros(values.shape, np.int64)) if values.ndim else constant(np.int64(0))
     hi = add(lo, n)
     for _ in range(int(np.ceil(np.log2(n + 1)))):
         mid = (lo + hi) // 2
         right = logical_and(_before(take(x, mid, mode="clip"), values, side), mid < hi)
         lo, hi = where(right, mid + 1, lo), where(right, hi, mid)
-    return lo
+    return lo.astype(dt.int32)
 
 
 # --- unique --------------------------------------------------------------------------------------
@@ -194,6 +196,7 @@ def unique(
                 f"unique: the number of unique values of a traced value ({x.aval}) depends on "
                 "data only known when the program runs (under jit); pass size= (and fill_value=)"
             )
+        axis = None if axis is None else normalize_axis(axis, x.ndim)
         return _unique_concrete(x, flags, axis, equal_nan)
     if axis is not None:
         raise UnsupportedOperationError("unique: axis= with size= is not supported")
@@ -211,9 +214,9 @@ def _unique_concrete(x: TracedTensor, flags: tuple, axis: int | None, equal_nan:
     value = x._concrete("unique")
     _, index, inverse, counts = np.unique(value, True, True, True, axis=axis, equal_nan=equal_nan)
     if axis is None:
-        values = take(ravel(x), constant(index.astype(np.int64)))
+        values = take(ravel(x), index.astype(np.int64))
     else:
-        values = take(x, constant(index.astype(np.int64)), axis=axis)
+        values = take(x, index.astype(np.int64), axis=axis)
     extras = [constant(a.astype(np.int64)) for a in (index, inverse, counts)]
     return _pack(values, extras, flags)
 
@@ -240,7 +243,7 @@ def _unique_sized(
     valid = starts[:size] < n
     fill = ordered[0] if fill_value is None else asarray(fill_value).astype(x.dtype)
     values = where(valid, take(ordered, starts[:size], mode="clip"), fill)
-    index = where(valid, take(perm, starts[:size], mode="clip"), 0)
+    index = where(valid, take(perm, starts[:size], mode="clip"), perm[0])  # JAX pads: perm[0]
     counts = starts[1 : size + 1] - starts[:size]
     run = cumsum(first.astype(_INDEX)) - 1  # the unique value each sorted element belongs to
     inverse = sort_all([perm, run], 0)[1]  # back to the original order

@@ -13,7 +13,7 @@ import numpy as np
 
 import tf8.numpy as tnp
 from tf8 import lax
-from tf8.errors import DTypeError, ShapeError
+from tf8.errors import DTypeError, ParameterError, ShapeError
 from tf8.ops import dtypes as dt
 from tf8.random.keys import Shape, _check_key, _const, _random_bits, _shape, _split
 from tf8.traced import TracedTensor
@@ -159,14 +159,22 @@ def _horner(coefficients: tuple[float, ...], w: TracedTensor) -> TracedTensor:
     return p
 
 
-def bernoulli(key: Any, p: Any = 0.5, shape: Shape | None = None) -> TracedTensor:
-    """True with probability `p`: uniform(key, shape, p's dtype) < p."""
+def bernoulli(
+    key: Any, p: Any = 0.5, shape: Shape | None = None, mode: str = "low"
+) -> TracedTensor:
+    """True with probability `p`: uniform(key, shape, p's dtype) < p. mode='high' resolves
+    small p finer, as JAX's: two uniforms u1, u2 and u2 · 2⁻ⁿᵐᵃⁿᵗ < p − u1."""
     key = _check_key("bernoulli", key)
     p = tnp.asarray(p)
     if not dt.is_float(p.dtype):
         raise DTypeError(f"bernoulli: p must be a float, got dtype {p.dtype}")
+    if mode not in ("low", "high"):
+        raise ParameterError(f"bernoulli: mode must be 'low' or 'high', got {mode!r}")
     shape = _param_shape("bernoulli", shape, p=p)
-    return tnp.less(_uniform(key, shape, p.dtype), p)
+    if mode == "low":
+        return tnp.less(_uniform(key, shape, p.dtype), p)
+    u = _uniform(key, (2, *shape), p.dtype)
+    return tnp.less(u[1] * 2.0 ** -np.finfo(p.dtype).nmant, p - u[0])
 
 
 # --- integers ---------------------------------------------------------------------------------
@@ -182,6 +190,11 @@ def randint(
     shape = _param_shape("randint", shape, minval=minval, maxval=maxval)
     if not dt.is_integer(dtype):
         raise DTypeError(f"randint: dtype must be an integer dtype, got {dtype}")
+    info = np.iinfo(dtype)
+    if info.bits < 32:  # JAX samples in int32 (less bias), the bounds clipped to the dtype's
+        low = tnp.clip(tnp.asarray(minval).astype(dt.int32), int(info.min), int(info.max))
+        high = tnp.clip(tnp.asarray(maxval).astype(dt.int32), int(info.min), int(info.max) + 1)
+        return randint(key, shape, low, high, dt.int32).astype(dtype)
     low, high = (tnp.broadcast_to(_clip_to(tnp.asarray(v), dtype), shape) for v in (minval, maxval))
     too_high = tnp.greater(tnp.asarray(maxval), int(np.iinfo(dtype).max))
     width = dtype.itemsize * 8
@@ -189,8 +202,6 @@ def randint(
     key_high, key_low = _split(key, 2)
     higher = _random_bits(key_high, max(width, 32), shape)
     lower = _random_bits(key_low, max(width, 32), shape)
-    if width == 8:
-        higher, lower = (lax.convert_element_type(b, dt.uint8) for b in (higher, lower))
     span = lax.convert_element_type(lax.sub(high, low), unsigned)
     span = tnp.where(tnp.less_equal(high, low), _const(1, span), span)
     span = tnp.where(tnp.logical_and(too_high, tnp.greater(high, low)), span + 1, span)

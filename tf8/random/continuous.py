@@ -135,8 +135,8 @@ def weibull_min(
     """scale * (-log(1 - u)) ** (1 / concentration): the inverse Weibull CDF."""
     key, dtype = _start("weibull_min", key, dtype)
     u = _uniform(key, _shape(shape), dtype)
-    power = tnp.divide(1.0, _as_float(concentration, dtype))
-    return tnp.multiply(tnp.power(_exponential_of(u), power), _as_float(scale, dtype))
+    power = tnp.divide(1.0, tnp.asarray(concentration))  # in its own dtype, as JAX's
+    return tnp.multiply(tnp.power(_exponential_of(u), power), scale)
 
 
 def _exponential_of(u: TracedTensor) -> TracedTensor:

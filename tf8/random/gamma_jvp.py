@@ -19,10 +19,13 @@ from typing import Any
 
 import numpy as np
 
-from tf8.lax.builders import compare, like, mul, select, transpose, unary
+from tf8.errors import DifferentiationError
+from tf8.lax.builders import add, compare, div, like, mul, select, sub, transpose, unary
 from tf8.lax.core import apply, apply1
 from tf8.ops.extension import ExtensionOp
+from tf8.ops.igamma_grad_kernels import random_gamma_grad_kernel
 from tf8.ops.primitive import Aval
+from tf8.random.gamma_second import gamma_grad_da
 from tf8.traced import TracedTensor
 
 
@@ -73,13 +76,60 @@ class ImplicitGammaDraw(_Identity):
             return [None]
         a, out = primals[1], outputs[0]
         if not self.payload:  # not in log space
-            return [mul(t_a, apply1("random_gamma_grad", [a, out]))]
+            return [mul(t_a, gamma_grad(a, out))]
         # d log x = dx / x; exp(log x) may round to 0: the smallest normal number then (JAX's).
         sample = unary("exp", out)
         tiny = like(sample, float(np.finfo(sample.dtype).tiny))
         sample = select(compare(sample, 0.0, "eq"), tiny, sample)
-        grad = apply1("div", [apply1("random_gamma_grad", [a, sample]), sample])
+        grad = apply1("div", [gamma_grad(a, sample), sample])
         return [mul(t_a, grad)]
+
+
+class _Elementwise(_Identity):
+    """An elementwise function of (a, x), computed by `kernel`."""
+
+    def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
+        return (avals[1],)
+
+
+class GammaGrad(_Elementwise):
+    """g(a, x) = dx/da of a Gamma(a) draw x (`lax.random_gamma_grad`'s value), differentiable:
+    ∂g/∂x = ψ(a) − log x − g ((a−1)/x − 1) (closed form) and ∂g/∂a from `GammaGradDa`."""
+
+    name = "gamma_grad"
+
+    def kernel(self, op: ExtensionOp, a: Any, x: Any) -> Any:
+        return random_gamma_grad_kernel(op, a, x)
+
+    def jvp(self, op, primals, outputs, tangents):
+        (a, x), g, (t_a, t_x) = primals, outputs[0], tangents
+        out = None
+        if t_a is not None:
+            out = mul(t_a, apply(GammaGradDa((), 2), [a, x])[0])
+        if t_x is not None:
+            shape_term = sub(div(sub(a, 1.0), x), 1.0)
+            d_x = sub(sub(unary("digamma", a), unary("log", x)), mul(g, shape_term))
+            out = mul(t_x, d_x) if out is None else add(out, mul(t_x, d_x))
+        return [out]
+
+
+class GammaGradDa(_Elementwise):
+    """∂g/∂a (tf8.random.gamma_second's kernel); not differentiated further."""
+
+    name = "gamma_grad_da"
+
+    def kernel(self, op: ExtensionOp, a: Any, x: Any) -> Any:
+        return gamma_grad_da(a, x)
+
+    def jvp(self, op, primals, outputs, tangents):
+        raise DifferentiationError(
+            "random gamma draws differentiate twice in their shape parameter, not three times"
+        )
+
+
+def gamma_grad(a: TracedTensor, x: TracedTensor) -> TracedTensor:
+    """g(a, x) = dx/da, differentiable once more (`GammaGrad`)."""
+    return apply(GammaGrad((), 2), [a, x])[0]
 
 
 def shape_constant(a: TracedTensor) -> TracedTensor:

@@ -48,19 +48,22 @@ def key(seed: Any) -> TracedTensor:
 
 
 def key_data(keys: Any) -> TracedTensor:
-    """The uint32 data of a key: the key itself."""
-    return _check_key("key_data", keys)
+    """The uint32 data of a key, or of a batch of keys B + (2,): the keys themselves."""
+    return _check_key("key_data", keys, batch=True)
 
 
 def wrap_key_data(key_bits: Any) -> TracedTensor:
-    """A key from its uint32 data (checked, unchanged)."""
-    return _check_key("wrap_key_data", key_bits)
+    """A key, or a batch of keys, from its uint32 data B + (2,) (checked, unchanged)."""
+    return _check_key("wrap_key_data", key_bits, batch=True)
 
 
-def _check_key(name: str, key: Any) -> TracedTensor:
+def _check_key(name: str, key: Any, batch: bool = False) -> TracedTensor:
+    """`key` checked to be one key, uint32 (2,); B + (2,) when `batch` (a batch of keys)."""
     key = key if isinstance(key, TracedTensor) else tnp.asarray(key)
     if key.dtype != dt.uint32:
         raise DTypeError(f"{name}: a key is a uint32 array of shape (2,), got dtype {key.dtype}")
+    if batch and key.ndim >= 1 and key.shape[-1] == 2:
+        return key
     if tuple(key.shape) != (2,):
         raise ShapeError(
             f"{name}: a key is a uint32 array of shape (2,), got shape {tuple(key.shape)} "
@@ -121,25 +124,32 @@ def _hash_counters(key: TracedTensor, shape: Shape) -> tuple[TracedTensor, Trace
 # --- splitting --------------------------------------------------------------------------------
 
 
-def split(key: Any, num: int = 2) -> TracedTensor:
-    """`num` new keys, shape (num, 2), from `key` (JAX's fold-like partitionable split)."""
+def split(key: Any, num: int | Shape = 2) -> TracedTensor:
+    """`num` new keys, shape (num, 2), from `key` (JAX's fold-like partitionable split); a
+    tuple `num` gives num + (2,)."""
     return _split(_check_key("split", key), num)
 
 
-def _split(keys: TracedTensor, num: int) -> TracedTensor:
-    """`num` new keys from each key of a batch: B + (num, 2)."""
-    if isinstance(num, bool) or not isinstance(num, (int, np.integer)) or num < 0:
-        raise ParameterError(f"split: num must be an int >= 0, got {num!r}")
-    bits1, bits2 = _hash_counters(keys, (int(num),))
+def _split(keys: TracedTensor, num: int | Shape) -> TracedTensor:
+    """`num` new keys from each key of a batch: B + (num, 2) (B + num + (2,) for a tuple)."""
+    nums = tuple(num) if isinstance(num, (tuple, list)) else (num,)
+    for n in nums:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+            raise ParameterError(f"split: num must be an int >= 0 or a tuple of them, got {num!r}")
+    bits1, bits2 = _hash_counters(keys, tuple(int(n) for n in nums))
     return tnp.stack([bits1, bits2], axis=-1)
 
 
 def fold_in(key: Any, data: Any) -> TracedTensor:
-    """A new key from `key` and an integer `data` (taken modulo 2**32)."""
+    """A new key from `key` and a scalar `data` converted to uint32, as JAX's
+    `jnp.uint32(data)`: an integer array wraps modulo 2**32, a float truncates, and a Python
+    int outside [0, 2**32) is refused (JAX's OverflowError)."""
     key = _check_key("fold_in", key)
+    if isinstance(data, int) and not isinstance(data, bool) and not 0 <= data < 2**32:
+        raise DTypeError(f"fold_in: the Python int data {data} is out of bounds for uint32")
     data = tnp.asarray(data)
-    if data.shape != () or not dt.is_integer(data.dtype):
-        raise DTypeError(f"fold_in: data must be an integer scalar, got {data.aval}")
+    if data.shape != () or not (dt.is_integer(data.dtype) or dt.is_float(data.dtype)):
+        raise DTypeError(f"fold_in: data must be a real scalar, got {data.aval}")
     low = lax.convert_element_type(data, dt.uint32)
     bits1, bits2 = threefry2x32(*_halves(key), _const(0, low), low)
     return tnp.stack([bits1, bits2])

@@ -39,13 +39,18 @@ def masked(x: TracedTensor, where: Any, fill: float) -> TracedTensor:
     return x if where is None else tnp.where(where, x, fill)
 
 
-def _shift(x: TracedTensor, axis: Axis, where: Any) -> TracedTensor:
+def _shift(x: TracedTensor, axis: Axis, where: Any, keep_inf: bool = False) -> TracedTensor:
     """The max over axis (keepdims), 0 where it is not finite (all -inf, or an empty mask).
+    With `keep_inf` only -inf becomes 0: a slice holding +inf then gives NaN throughout (inf -
+    inf), as JAX's softmax and log_softmax, where logsumexp gives inf.
 
     No stop_gradient is needed: each caller's value is invariant to the shift, so the shift's
-    derivative contributions cancel exactly."""
+    derivative contributions cancel exactly. An empty reduction (no max) shifts by 0."""
+    axes = range(x.ndim) if axis is None else [axis] if isinstance(axis, int) else axis
+    if any(-x.ndim <= a < x.ndim and x.shape[a] == 0 for a in axes):
+        return tnp.zeros_like(tnp.sum(x, axis=axis, keepdims=True))
     peak = tnp.max(masked(x, where, -math.inf), axis=axis, keepdims=True)
-    return tnp.where(tnp.isfinite(peak), peak, 0)
+    return tnp.where(peak != -math.inf if keep_inf else tnp.isfinite(peak), peak, 0)
 
 
 def _drop_axes(x: TracedTensor, axis: Axis, keepdims: bool) -> TracedTensor:
@@ -90,15 +95,16 @@ def logsumexp(
 
 
 def softmax(x: Any, axis: Axis = -1, where: Any = None) -> TracedTensor:
-    """exp(x) / sum(exp(x)) over axis, with the max subtracted; 0 outside `where`."""
+    """exp(x) / sum(exp(x)) over axis, with the max subtracted; 0 outside `where` (also where
+    it holds nowhere along axis, as JAX's)."""
     x = tnp.asarray(x)
-    unnormalized = masked(tnp.exp(x - _shift(x, axis, where)), where, 0)
-    return unnormalized / tnp.sum(unnormalized, axis=axis, keepdims=True)
+    unnormalized = masked(tnp.exp(x - _shift(x, axis, where, keep_inf=True)), where, 0)
+    return masked(unnormalized / tnp.sum(unnormalized, axis=axis, keepdims=True), where, 0)
 
 
 def log_softmax(x: Any, axis: Axis = -1, where: Any = None) -> TracedTensor:
     """x - logsumexp(x) over axis, with the max subtracted; -inf outside `where`."""
     x = tnp.asarray(x)
-    shifted = x - _shift(x, axis, where)
+    shifted = x - _shift(x, axis, where, keep_inf=True)
     total = tnp.sum(masked(tnp.exp(shifted), where, 0), axis=axis, keepdims=True)
     return masked(shifted - tnp.log(total), where, -math.inf)

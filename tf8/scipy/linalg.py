@@ -65,21 +65,24 @@ def cholesky(
     A's upper triangle) by default, lower L with A = L Lᴴ (from the lower one) if `lower`."""
     x = as_matrix(a)
     if lower:
-        return _numpy_linalg.cholesky(x)
-    return mH(_numpy_linalg.cholesky(mH(x)))
+        return _numpy_linalg.cholesky(x, symmetrize_input=False)
+    return mH(_numpy_linalg.cholesky(mH(x), symmetrize_input=False))
 
 
 def eigh(a: Any, lower: bool = True, eigvals_only: bool = False, check_finite: bool = True) -> Any:
-    """(w, v) of the Hermitian matrix in a's lower (else upper) triangle; w alone when
-    `eigvals_only`."""
+    """(w, v) of the Hermitian matrix (a + aᴴ)/2, w alone when `eigvals_only`. As JAX's,
+    the input is symmetrized, so `lower` (which triangle scipy reads) changes nothing."""
     uplo = "L" if lower else "U"
     if eigvals_only:
-        return _numpy_linalg.eigvalsh(a, UPLO=uplo)
-    return _numpy_linalg.eigh(a, UPLO=uplo)
+        return _numpy_linalg.eigvalsh(a, UPLO=uplo, symmetrize_input=True)
+    return _numpy_linalg.eigh(a, UPLO=uplo, symmetrize_input=True)
 
 
-def expm(a: Any) -> TracedTensor:
-    """The matrix exponential (scipy.linalg.expm; batched), differentiable to any order."""
+def expm(a: Any, *, upper_triangular: bool = False, max_squarings: int = 16) -> TracedTensor:
+    """The matrix exponential (scipy.linalg.expm; batched), differentiable to any order.
+
+    `upper_triangular` and `max_squarings` are JAX's tuning hints, accepted and ignored: the
+    kernel (scipy's) picks its own scaling, and a triangular input gives the same result."""
     return apply(ops.Expm(), [as_matrix(a)])[0]
 
 

@@ -6,4 +6,36 @@ from __future__ import annotations
 
 from ..rows import Row, corpus  # noqa: F401
 
-ROWS: list[Row] = []
+_INT_PRIMAL = (
+    "JAX 0.10 raises TypeError differentiating `{name}` with an integer array closed over "
+    "(its custom JVP is handed the integer primal), out of strictness: the derivative with "
+    "respect to the float argument is well defined. tf8 promotes the integer to its inexact "
+    "dtype as every scipy.special function does (DESIGN §2: JAX's promotion lattice) and "
+    "differentiates with respect to the float argument only."
+)
+
+ROWS: list[Row] = [
+    *(
+        corpus(
+            f"scipy.special.{name}",
+            "int64[[]3], float64[[]3]",
+            "[jv][jv]p*",
+            f"`tf8.scipy.special.{name}` with an integer first argument is differentiable in "
+            "its float second argument.",
+            _INT_PRIMAL.format(name=name),
+            differs="no error (JAX raised TypeError)",
+        )
+        for name in ("poch", "xlogy", "xlog1py")
+    ),
+    corpus(
+        "scipy.stats.norm.isf",
+        "float64[[]8]",
+        "*",
+        "`tf8.scipy.stats.norm.isf(q)` keeps the far tail: `isf(1e-300)` is 37.05 (scipy's "
+        "value), not inf.",
+        "JAX 0.10 computes isf(q) as ppf(1 - q), and 1 - 1e-300 rounds to 1, so it silently "
+        "returns inf for a finite quantile. tf8 computes -ndtri(q) (the same function, without "
+        "the rounding), following README's rule: never a silent wrong answer.",
+        differs="values *, JAX [[]inf]",
+    ),
+]

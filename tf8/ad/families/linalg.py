@@ -15,8 +15,10 @@ L(Aᵀ, ·).
 
 from __future__ import annotations
 
+from tf8.errors import DifferentiationError
 from tf8.lax.builders import add, add_any, conj, convert, materialize, mul, neg, real, sub
-from tf8.lax.core import apply
+from tf8.lax.core import apply, apply1
+from tf8.lax.einsum import einsum
 from tf8.lax.linalg import inv_of, solve_of
 from tf8.lax.matrix import (
     blocks,
@@ -34,6 +36,7 @@ from tf8.lax.matrix import (
 )
 from tf8.ops import dtypes as dt
 from tf8.ops.extension.linalg import (
+    Adjugate,
     Cholesky,
     Det,
     Expm,
@@ -41,9 +44,11 @@ from tf8.ops.extension.linalg import (
     Inv,
     LogAbsDet,
     Lstsq,
+    MinorProducts,
     Pinv,
     Slogdet,
     Solve,
+    Svd,
     TriangularSolve,
 )
 from tf8.traced import TracedTensor
@@ -102,8 +107,35 @@ def triangular_solve_transpose(op: TriangularSolve, operands, linear, ct):
 
 
 def det_jvp(op: Det, primals, outputs, tangents):
-    # d det = det · tr(A⁻¹ dA); needs A invertible (a singular A raises LinAlgError).
-    return [mul(outputs[0], trace_inv_times(primals[0], tangents[0]))]
+    # d det = tr(adj(A) dA), Jacobi's formula; adj(A) = det(A) A⁻¹ exists for singular A too.
+    return [trace_of_product(apply(Adjugate(), [primals[0]])[0], tangents[0])]
+
+
+def adjugate_jvp(op: Adjugate, primals, outputs, tangents):
+    # A = U S Vᴴ: adj(A + E) = det(U) det(Vᴴ) V adj(S + F) Uᴴ with F = Uᴴ E V, and at a
+    # diagonal S, d adj(S)[F]_ii = Σ_{k≠i} F_kk H_ik, d adj(S)[F]_ij = −F_ij H_ij (i ≠ j),
+    # H_ij = ∏_{k∉{i,j}} s_k (`MinorProducts`): defined where A is singular, as JAX's.
+    (a,), (t,) = primals, tangents
+    u, s, vh = apply(Svd(), [a])
+    n = a.shape[-1]
+    h = convert(apply(MinorProducts(), [s])[0], a.dtype)
+    f = mm(mH(u), mm(t, mH(vh)))
+    f_h = mul(f, h)
+    diag_f = diagonal(f)
+    diagonal_part = sub(einsum("...ik,...k->...i", h, diag_f), diagonal(f_h))
+    inner = sub(diag_embed(diagonal_part), sub(f_h, diag_embed(diagonal(f_h))))
+    phase = mul(apply(Det(), [u])[0], apply(Det(), [vh])[0])
+    phase = apply1(
+        "broadcast_in_dim",
+        [phase],
+        shape=(*phase.shape, n, n),
+        broadcast_dimensions=tuple(range(phase.ndim)),
+    )
+    return [mul(phase, mm(mH(vh), mm(inner, mH(u))))]
+
+
+def minor_products_jvp(op: MinorProducts, primals, outputs, tangents):
+    raise DifferentiationError("det: derivatives past the second order are not implemented")
 
 
 def slogdet_jvp(op: Slogdet, primals, outputs, tangents):
@@ -183,6 +215,8 @@ JVP_RULES: dict[type, JvpRule] = {
     Solve: solve_jvp,
     TriangularSolve: triangular_solve_jvp,
     Det: det_jvp,
+    Adjugate: adjugate_jvp,
+    MinorProducts: minor_products_jvp,
     Slogdet: slogdet_jvp,
     LogAbsDet: logabsdet_jvp,
     Cholesky: cholesky_jvp,

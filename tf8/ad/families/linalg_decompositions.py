@@ -5,6 +5,8 @@ their tangents. Degenerate spectra (repeated eigen/singular values) make the vec
 derivatives infinite (1/(w_j − w_i)), as in JAX; the values themselves stay finite. A pruned
 op (eigvalsh, svdvals, qr_r) differentiates through its full op on recomputed full outputs.
 
+qr: JAX's rules, wide matrices and the complete Q included (see qr_jvp, qr_full_jvp).
+
 eig (Magnus 1985; JAX's eig_jvp_rule has the eigenvalue part only): with M = V⁻¹ dA V,
 dw = diag(M) and the unnormalised dV₀ = V (F ∘ M), F_ij = 1/(w_j − w_i). LAPACK then fixes
 each eigenvector's scale and phase (unit 2-norm, largest-modulus component real); adding to
@@ -15,10 +17,22 @@ numpy returns.
 from __future__ import annotations
 
 from tf8.errors import DifferentiationError
-from tf8.lax.builders import add, compare, convert, mul, neg, real, reduce_sum, select, sub, unary
+from tf8.lax.builders import (
+    add,
+    compare,
+    convert,
+    full,
+    mul,
+    neg,
+    real,
+    reduce_sum,
+    select,
+    sub,
+    unary,
+)
 from tf8.lax.core import apply, apply1
 from tf8.lax.einsum import einsum
-from tf8.lax.linalg import inv_of
+from tf8.lax.linalg import inv_of, solve_of
 from tf8.lax.matrix import (
     along_columns,
     along_rows,
@@ -36,6 +50,7 @@ from tf8.lax.matrix import (
     tril,
 )
 from tf8.ops import dtypes as dt
+from tf8.ops.avals import Aval
 from tf8.ops.extension.linalg import (
     Eig,
     Eigh,
@@ -43,7 +58,9 @@ from tf8.ops.extension.linalg import (
     Eigvalsh,
     Pruned,
     Qr,
+    QrFull,
     QrR,
+    QrRaw,
     Svd,
     SvdFull,
     Svdvals,
@@ -140,22 +157,62 @@ def _complement_tangent(q_r, dq_r, q_c) -> TracedTensor:
 
 
 def qr_jvp(op: Qr, primals, outputs, tangents):
-    # JAX's qr_jvp_rule (j-towns.github.io/papers/qr-derivative.pdf); needs m >= n.
+    # JAX's qr_jvp_rule (j-towns.github.io/papers/qr-derivative.pdf). A wide A = [A₁ A₂]
+    # (A₁ square) has Q, R₁ from A₁ = Q R₁ and R₂ = Qᴴ A₂, so dR₂ = dQᴴ A₂ + Qᴴ dA₂.
     (a,), (q, r), (ta,) = primals, outputs, tangents
+    m, n = _concrete_sizes(a)
+    if m >= n:
+        return list(_thin_qr_jvp(q, r, ta))
+    dq, dr1 = _thin_qr_jvp(q, columns(r, 0, m), columns(ta, 0, m))
+    dr2 = add(mm(mH(dq), columns(a, m, n)), mm(mH(q), columns(ta, m, n)))
+    return [dq, join([dr1, dr2], -1)]
+
+
+def qr_full_jvp(op: QrFull, primals, outputs, tangents):
+    # JAX's qr_jvp_rule for full_matrices (arxiv.org/pdf/2409.13374, eqs. 32-33): the columns
+    # of Q past n follow LAPACK's Householder construction.
+    (a,), (q, r), (ta,) = primals, outputs, tangents
+    m, n = _concrete_sizes(a)
+    if m <= n:
+        return qr_jvp(op, primals, outputs, tangents)
+    q_mn = columns(q, 0, n)
+    dq_mn, dr_nn = _thin_qr_jvp(q_mn, rows(r, 0, n), ta)
+    q_nn, q_pn, q_mp = rows(q_mn, 0, n), rows(q_mn, n, m), columns(q, n, m)
+    dq_nn, dq_pn = rows(dq_mn, 0, n), rows(dq_mn, n, m)
+    z_pn_h = solve_of(mH(sub(q_nn, eye(q_nn))), mH(q_pn))  # Z_pn = Q_pn (Q_nn − I)⁻¹
+    z_pn = mH(z_pn_h)
+    dq_mp = sub(
+        mm(dq_mn, z_pn_h),
+        mm(add(q_mn, mm(q_mp, z_pn)), mH(sub(dq_pn, mm(z_pn, dq_nn)))),
+    )
+    zeros = full(Aval((*r.shape[:-2], m - n, n), r.dtype), 0)
+    return [join([dq_mn, dq_mp], -1), join([dr_nn, zeros], -2)]
+
+
+def qr_raw_jvp(op: QrRaw, primals, outputs, tangents):
+    raise DifferentiationError("qr: mode='raw' (Householder reflectors) is not differentiable")
+
+
+def _concrete_sizes(a: TracedTensor) -> tuple[int, int]:
     *_, m, n = a.shape
-    if not (isinstance(m, int) and isinstance(n, int)) or m < n:
-        raise DifferentiationError(f"qr: derivative needs rows >= columns, got {m} x {n}")
+    if not (isinstance(m, int) and isinstance(n, int)):
+        raise DifferentiationError(f"qr: derivative needs concrete matrix sizes, got {m} x {n}")
+    return m, n
+
+
+def _thin_qr_jvp(q, r, ta) -> tuple[TracedTensor, TracedTensor]:
+    """(dQ, dR) of A = Q R with m >= n (JAX's _thin_qr_jvp)."""
     # dA R⁻¹ = (R⁻ᵀ dAᵀ)ᵀ, R upper triangular
     dx_rinv = mT(apply(TriangularSolve(False, 1, False), [r, mT(ta)])[0])
     qt_dx_rinv = mm(mH(q), dx_rinv)
     lower = tril(qt_dx_rinv, -1)
     skew = sub(lower, mH(lower))
-    if dt.is_complex(a.dtype):
-        imaginary = sub(qt_dx_rinv, convert(real(qt_dx_rinv), a.dtype))
+    if dt.is_complex(ta.dtype):
+        imaginary = sub(qt_dx_rinv, convert(real(qt_dx_rinv), ta.dtype))
         skew = add(skew, mul(eye(qt_dx_rinv), imaginary))
     dq = add(mm(q, sub(skew, qt_dx_rinv)), dx_rinv)
     dr = mm(sub(qt_dx_rinv, skew), r)
-    return [dq, dr]
+    return dq, dr
 
 
 def eig_jvp(op: Eig, primals, outputs, tangents):
@@ -200,6 +257,8 @@ JVP_RULES: dict[type, JvpRule] = {
     Svdvals: pruned_jvp,
     Qr: qr_jvp,
     QrR: pruned_jvp,
+    QrFull: qr_full_jvp,
+    QrRaw: qr_raw_jvp,
     Eig: eig_jvp,
     Eigvals: eigvals_jvp,
 }

@@ -15,7 +15,7 @@ from tf8.lax.core import apply, apply1
 from tf8.ops.extension.control import Cond
 from tf8.ops.primitive import Aval
 
-from .checks import check_callable, check_same_types, flatten, scalar_index, weak_like
+from .checks import check_callable, check_same_types, flatten, scalar_index
 from .closure import Closure
 
 _INDEX = np.dtype(np.int32)
@@ -38,10 +38,10 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
 def cond(
     pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any
 ) -> Any:
-    """`true_fun(*operands)` if `pred` (a bool or integer scalar; nonzero is true) else
-    `false_fun(*operands)`; both branches are traced and must return equal types."""
+    """`true_fun(*operands)` if `pred` (a bool or numeric scalar; nonzero is true, as JAX)
+    else `false_fun(*operands)`; both branches are traced and must return equal types."""
     check_callable("cond", ("true_fun", true_fun), ("false_fun", false_fun))
-    pred_t = scalar_index(pred, "cond predicate")
+    pred_t = scalar_index(pred, "cond predicate", "biuf", "a bool, integer or float")
     if pred_t.dtype != np.bool_:
         pred_t = compare(pred_t, 0, "ne")
     return _cond(convert(pred_t, _INDEX), [false_fun, true_fun], operands)
@@ -56,12 +56,12 @@ def _cond(index: Any, branches: list[Callable[..., Any]], operands: Sequence[Any
 
         def branch(fun: Callable[..., Any] = fun) -> tuple:
             out, out_def = flatten(fun(*tree.tree_unflatten(in_def, args)))
-            return closure.close(args, out), out_def
+            return closure.close(args, out), out_def, [t._weak for t in out]
 
         traced.append(closure.trace(branch))
-    first_outs, first_def = traced[0]
+    first_outs, first_def, first_weak = traced[0]
     first_avals = [t.aval for t in first_outs]
-    for i, (outs, out_def) in enumerate(traced[1:], 1):
+    for i, (outs, out_def, _) in enumerate(traced[1:], 1):
         check_same_types(
             "output",
             first_def,
@@ -72,6 +72,8 @@ def _cond(index: Any, branches: list[Callable[..., Any]], operands: Sequence[Any
         )
     if not first_outs:
         return tree.tree_unflatten(first_def, [])
-    op = Cond([closure.program(args, outs) for outs, _ in traced])
+    op = Cond([closure.program(args, outs) for outs, _, _ in traced])
     results = apply(op, [index, *closure.outer, *leaves])
-    return tree.tree_unflatten(first_def, weak_like(results, [outs for outs, _ in traced]))
+    for result, weak in zip(results, first_weak):  # JAX types them as branch 0 (false_fun)
+        result._weak = weak
+    return tree.tree_unflatten(first_def, results)

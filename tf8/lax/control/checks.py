@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from tf8 import tree
 from tf8.errors import ControlFlowTypeError, TreeStructureError
 from tf8.lax.builders import convert
@@ -38,25 +36,29 @@ def flatten(value: Any) -> tuple[list[TracedTensor], tree.PyTreeDef]:
 
 
 def leaf_paths(treedef: tree.PyTreeDef) -> list[str]:
-    """A readable path per leaf of `treedef` (`[0]['w']`), for messages."""
-    marked = tree.tree_unflatten(treedef, [_Path(i) for i in range(treedef.num_leaves)])
-    paths = [""] * treedef.num_leaves
+    """A readable path per leaf of `treedef` (`[0]['w']`, `.mu`: `keystr` of its key path),
+    for messages. The paths are those of a tree of this structure rebuilt from markers;
+    where a node's unflatten cannot take markers, indices into `children()` stand in."""
+    n = treedef.num_leaves
+    try:
+        pairs = tree.leaves_with_path(treedef.unflatten([_Path(i) for i in range(n)]))
+        paths = [""] * n
+        for path, leaf in pairs:
+            paths[leaf.index] = "".join(map(str, path))  # tree_util.keystr(path)
+        if sorted(leaf.index for _, leaf in pairs) != list(range(n)):
+            raise TypeError("the rebuilt tree does not hold each marker once")
+    except Exception:  # a custom unflatten that inspects its children; any failure will do
+        paths = []
 
-    def walk(node: Any, prefix: str) -> None:
-        if isinstance(node, _Path):
-            paths[node.index] = prefix or "(the value itself)"
-        elif isinstance(node, dict):
-            for k, v in node.items():
-                walk(v, f"{prefix}[{k!r}]")
-        elif isinstance(node, (list, tuple)):
-            for i, v in enumerate(node):
-                walk(v, f"{prefix}[{i}]")
-        else:
-            for i, leaf in enumerate(tree.tree_leaves(node)):
-                walk(leaf, f"{prefix}<{type(node).__name__} leaf {i}>")
+        def walk(td: tree.PyTreeDef, prefix: str) -> None:
+            children = td.children()
+            if not children and td.num_leaves == 1:
+                paths.append(prefix)
+            for i, child in enumerate(children):
+                walk(child, f"{prefix}[{i}]")
 
-    walk(marked, "")
-    return paths
+        walk(treedef, "")
+    return [p or "(the value itself)" for p in paths]
 
 
 class _Path:
@@ -110,17 +112,18 @@ def promote_weak(inits: list[TracedTensor], outs: Sequence[Aval]) -> bool:
     return changed
 
 
-def scalar_index(value: Any, what: str) -> TracedTensor:
-    """A cond predicate / switch index: a scalar of bool or integer dtype (JAX's rule)."""
+def scalar_index(
+    value: Any, what: str, kinds: str = "iu", accepts: str = "an integer"
+) -> TracedTensor:
+    """A switch index (a scalar of integer dtype) or, with `kinds` "biuf", a cond predicate
+    (bool or a number, nonzero true): JAX's rules."""
     t = as_operand(value)
     if t.shape != ():
         raise ControlFlowTypeError(
             f"{what} must be a scalar (shape ()), got shape {t.shape} ({t.aval})"
         )
-    if not (t.dtype == np.bool_ or dt.is_integer(t.dtype)):
-        raise ControlFlowTypeError(
-            f"{what} must have a bool or integer dtype, got {t.dtype} ({t.aval})"
-        )
+    if t.dtype.kind not in kinds:
+        raise ControlFlowTypeError(f"{what} must have {accepts} dtype, got {t.dtype} ({t.aval})")
     return t
 
 

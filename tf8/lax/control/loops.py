@@ -168,6 +168,12 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
     """`for i in range(lower, upper): val = body_fun(i, val)`. Static bounds lower to scan
     (reverse-mode differentiable); traced bounds to while_loop (forward mode only)."""
     check_callable("fori_loop", ("body_fun", body_fun))
+    bounds = as_operand(lower), as_operand(upper)
+    if not any(t._weak for t in bounds) and bounds[0].dtype != bounds[1].dtype:
+        raise ControlFlowTypeError(  # as JAX: no promotion between the bounds
+            f"fori_loop: lower and upper must have one dtype, got {bounds[0].dtype} and "
+            f"{bounds[1].dtype}"
+        )
     lo, hi = _static_int(lower), _static_int(upper)
     if lo is not None and hi is not None:
         start = as_operand(np.asarray(lo, np.int64))

@@ -59,6 +59,16 @@ def _logistic(op: Any, x: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-x))
 
 
+def _atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """numpy's arctan2 on reals; on complex operands XLA's -i log((x + iy) / sqrt(x² + y²)),
+    the analytic continuation JAX computes."""
+    if y.dtype.kind != "c":
+        return np.arctan2(y, x)
+    with np.errstate(all="ignore"):
+        out = -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
+    return out.astype(y.dtype, copy=False)
+
+
 def _hypot2(lax: Any, y: Any, x: Any) -> Any:
     return lax.add(lax.mul(x, x), lax.mul(y, y))
 
@@ -104,13 +114,17 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         lambda lax, x, out: lax.div(1.0, lax.add(1.0, lax.mul(x, x))),
     ),
     define(
-        Row("atan2", _A, _P.SAME_FLOAT, 2, 2, doc="arctan2(y, x)"),
-        kernel=binary_kernel(np.arctan2),
+        Row("atan2", _A, _P.SAME_FLOAT_OR_COMPLEX, 2, 2, doc="arctan2(y, x)"),
+        kernel=binary_kernel(_atan2),
         partials=(
             lambda lax, y, x, out: lax.div(x, _hypot2(lax, y, x)),
             lambda lax, y, x, out: lax.neg(lax.div(y, _hypot2(lax, y, x))),
         ),
-        fusion=Fusion(ufunc=direct(np.arctan2), scalar=call("np.arctan2")),
+        fusion=Fusion(
+            ufunc=direct(np.arctan2, "f"),
+            scalar=call("np.arctan2"),
+            numba_declines=("complex64", "complex128"),
+        ),
     ),
     _function("sqrt", "square root", np.sqrt, lambda lax, x, out: lax.div(0.5, out)),
     define(

@@ -69,7 +69,15 @@ def _sign(op: Any, x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":
         mag = np.abs(x)
         return np.where(mag == 0, 0, x / np.where(mag == 0, 1, mag)).astype(x.dtype)
+    if x.dtype.kind == "f":  # sign(-0.0) is -0.0, as XLA's (numpy's is +0.0)
+        return np.copysign(np.sign(x), x)
     return np.sign(x)
+
+
+def _sign_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:
+    if dtypes[0].kind == "f":
+        return (Step(np.sign, (0,)), Step(np.copysign, (PREVIOUS, 0)))
+    return direct(np.sign, "iu")(op, dtypes)
 
 
 # --- JVP rules --------------------------------------------------------------------------------
@@ -173,12 +181,31 @@ _maximum_jvp = _minimum_jvp = _extremum_jvp
 
 
 def _clamp_jvp(lax: Any, op: Any, primals: Any, outputs: Any, tangents: Any) -> list[Any]:
-    """clamp(lo, x, hi) = minimum(maximum(x, lo), hi), differentiated as that composition."""
+    """JAX's rule: x's tangent passes where lo < x < hi, lo's where hi > lo > x, hi's where
+    hi < x; 0 elsewhere (at ties too), by select (so a clamped-off inf never meets a 0)."""
     lo, x, hi = primals
     t_lo, t_x, t_hi = tangents
-    raised = lax.apply1("maximum", [x, lo])
-    (t_raised,) = _maximum_jvp(lax, op, [x, lo], [raised], [t_x, t_lo])
-    return _minimum_jvp(lax, op, [raised, hi], outputs, [t_raised, t_hi])
+    if x.dtype.kind == "c":  # complex (JAX has no rule): as minimum(maximum(x, lo), hi)
+        raised = lax.apply1("maximum", [x, lo])
+        (t_raised,) = _maximum_jvp(lax, op, [x, lo], [raised], [t_x, t_lo])
+        return _minimum_jvp(lax, op, [raised, hi], outputs, [t_raised, t_hi])
+    shape = outputs[0].shape
+
+    def full(v: Any) -> Any:
+        return v if v.shape == shape else lax.broadcast(v, shape, ())
+
+    def passed(t: Any, *tests: tuple[Any, Any, str]) -> Any:
+        if t is None:
+            return None
+        t = full(t)
+        zero = lax.zeros(t.aval)
+        for a, b, direction in tests:
+            t = lax.select(lax.compare(full(a), full(b), direction), t, zero)
+        return t
+
+    total = passed(t_x, (x, lo, "gt"), (x, hi, "lt"))
+    total = lax.add_any(total, passed(t_lo, (lo, x, "gt"), (lo, hi, "lt")))
+    return [lax.add_any(total, passed(t_hi, (hi, x, "lt")))]
 
 
 # --- transpose rules --------------------------------------------------------------------------
@@ -296,7 +323,11 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         Row("sign", _E, _P.SAME_NUMERIC, 1, 1, doc="numpy sign (x/|x| for complex)"),
         kernel=_sign,
         jvp=zero_jvp,
-        fusion=Fusion(ufunc=direct(np.sign, "iuf"), scalar=call("np.sign")),
+        fusion=Fusion(
+            ufunc=_sign_steps,
+            scalar=lambda op, a: f"(np.sign({a[0]}) if {a[0]} != 0 else {a[0]})",
+            repeats=True,
+        ),
     ),
     define(
         Row("maximum", _E, _P.SAME_NUMERIC, 2, 2, doc="elementwise max (NaN propagates)"),

@@ -31,11 +31,18 @@ def _complex(op: Any, re: np.ndarray, im: np.ndarray) -> np.ndarray:
 
 
 def _convert(op: Any, x: Any) -> Any:
-    """Also runs on dask arrays as they are (array methods only: `Fusion.whole_array`)."""
+    """Also runs on dask arrays as they are (array methods and NEP-18 `np.where` only:
+    `Fusion.whole_array`). A float saturates into an integer dtype and NaN gives 0, as XLA's
+    convert (numpy's cast would wrap around)."""
     target = np.dtype(op["dtype"])
     if x.dtype.kind == "c" and target.kind != "c":
         x = x.real
-    return x.astype(target)
+    if x.dtype.kind != "f" or target.kind not in "iu":
+        return x.astype(target)
+    info = np.iinfo(target)
+    high, low = x >= info.max, x <= info.min
+    inside = np.where((x != x) | high | low, 0, x).astype(target)
+    return np.where(high, target.type(info.max), np.where(low, target.type(info.min), inside))
 
 
 def _real_transpose(lax: Any, op: Any, operands: Any, linear: Any, ct: Any) -> list[Any]:

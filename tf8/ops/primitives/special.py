@@ -8,10 +8,12 @@ dtype), its partial derivatives (`partials`, written with the builders the trans
 as `lax`) and the scipy ufunc the numpy engine fuses it as; numba compiles erf alone
 (`math.erf`). Each partial is written in primitives that have rules themselves, so
 derivatives of every order follow, except where a partial is not implemented: as in JAX,
-polygamma in n, zeta in x, betainc in a and b; and igamma_grad_a and random_gamma_grad (JAX
+polygamma in n, betainc in a and b; and igamma_grad_a and random_gamma_grad (JAX
 gives igamma_grad_a no rule, and differentiates random_gamma_grad only through its loops in
 forward mode). Asking raises DifferentiationError. igamma and igammac are differentiated in a
-through igamma_grad_a, as in JAX.
+through igamma_grad_a, as in JAX; zeta in x through the derivative of JAX's Euler-Maclaurin
+series (jax.scipy.special.zeta's rule). Where JAX's (XLA's) special values differ from scipy's
+(poles, infinities, signed zeros), the kernels give JAX's.
 """
 
 from __future__ import annotations
@@ -37,15 +39,58 @@ Partial = Callable[..., Any]
 
 
 def _scipy_function(
-    name: str, scipy_name: str, arity: int, doc: str, *partials: Partial, scalar: Any = None
+    name: str,
+    scipy_name: str,
+    arity: int,
+    doc: str,
+    *partials: Partial,
+    scalar: Any = None,
+    fix: Callable[..., np.ndarray] | None = None,
+    in_float64: bool = False,
 ) -> OpDefinition:
-    """A row computed by scipy.special.`scipy_name` (and fused as that ufunc)."""
+    """A row computed by scipy.special.`scipy_name` (and fused as that ufunc); `fix(out, *xs)`
+    replaces the values where JAX's differ from scipy's (then the row is not fused);
+    `in_float64` computes float16 and float32 in float64 and rounds (where scipy's float32 loop
+    is inaccurate; such a row is not fused either)."""
+    kernel = special_kernel(scipy_name)
+    fusion = Fusion(ufunc=scipy_direct(scipy_name, "f"), scalar=scalar)
+    if in_float64:
+        narrow = kernel
+        kernel = lambda op, *xs: narrow(op, *[x.astype(np.float64) for x in xs]).astype(  # noqa: E731
+            xs[-1].dtype
+        )
+        fusion = Fusion(scalar=scalar)
+    if fix is not None:
+        base = kernel
+        kernel = lambda op, *xs: fix(base(op, *xs), *xs)  # noqa: E731
+        fusion = Fusion(scalar=scalar)
     return define(
         Row(name, _A, _FLOAT, arity, arity, doc=doc),
-        kernel=special_kernel(scipy_name),
+        kernel=kernel,
         partials=partials,
-        fusion=Fusion(ufunc=scipy_direct(scipy_name, "f"), scalar=scalar),
+        fusion=fusion,
     )
+
+
+def _signed_zero(out: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """x itself at ±0 (JAX keeps the sign of a zero where scipy returns +0)."""
+    return np.where(x == 0, x, out)
+
+
+def _lgamma_fix(out: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """lgamma(-inf) = inf, as JAX (scipy: -inf)."""
+    return np.where(x == -np.inf, np.asarray(np.inf, out.dtype), out)
+
+
+def _igamma_fix(out: np.ndarray, a: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """NaN at a = inf, as JAX (scipy: 0 for P, 1 for Q)."""
+    return np.where(a == np.inf, np.asarray(np.nan, out.dtype), out)
+
+
+def _digamma_fix(out: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """NaN at the poles 0, -0, -1, -2, ... and at -inf, as JAX (scipy: ±inf at ±0)."""
+    pole = (x <= 0) & (x == np.floor(x))
+    return np.where(pole, np.asarray(np.nan, out.dtype), out)
 
 
 def _not_differentiable(name: str, operand: str, why: str = "as in JAX") -> Partial:
@@ -64,7 +109,21 @@ def _polygamma(op: Any, n: np.ndarray, x: np.ndarray) -> np.ndarray:
     """scipy's polygamma, NaN where n is not a non-negative integer (as JAX's)."""
     valid = (n >= 0) & (n == np.floor(n))
     out = scipy_special().polygamma(np.where(valid, n, 0).astype(np.int64), x)
-    return np.where(valid, out, np.nan).astype(x.dtype)
+    pole = (x <= 0) & (x == np.floor(x))  # XLA's: NaN at the poles for even n (scipy: -inf)
+    nan = ~valid | (pole & (np.remainder(n, 2) == 0)) | ((x == np.inf) & (n >= 1))
+    return np.where(nan, np.nan, out).astype(x.dtype)
+
+
+def _zeta(op: Any, x: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """scipy's Hurwitz zeta with XLA's special values: at the poles q = 0, -1, ..., -inf it is
+    inf for x = 1 and even integers x, NaN otherwise; NaN for q = inf (but x = 1), and for
+    x = inf, q <= 1."""
+    out = scipy_special().zeta(x, q)
+    pole = (q <= 0) & (q == np.floor(q))
+    even = (x == 1) | ((np.remainder(x, 2) == 0) & np.isfinite(x))
+    out = np.where(pole, np.where(even, np.inf, np.nan), out)
+    out = np.where(((q == np.inf) & (x != 1)) | ((x == np.inf) & (q <= 1)), np.nan, out)
+    return out.astype(x.dtype)
 
 
 def _igamma_dx(lax: Any, a: Any, x: Any, out: Any) -> Any:
@@ -77,6 +136,12 @@ def _igamma_da(lax: Any, a: Any, x: Any, out: Any) -> Any:
     return lax.apply1("igamma_grad_a", [a, x])
 
 
+def _i0e_dx(lax: Any, x: Any, out: Any) -> Any:
+    """i1e(x) - sign(x) i0e(x); + 0 so that x = -0 gives +0, as JAX's (its sign(-0) is -0)."""
+    slope = lax.sub(lax.unary("bessel_i1e", x), lax.mul(lax.unary("sign", x), out))
+    return lax.add(slope, 0.0)
+
+
 def _i1e_dx(lax: Any, x: Any, out: Any) -> Any:
     """i0e(x) - i1e(x) (sign(x) + 1/x), and its limit 1/2 at x = 0 (JAX's rule)."""
     tiny = lax.compare(lax.unary("abs", x), float(np.finfo(x.dtype).eps), "gt")
@@ -84,6 +149,57 @@ def _i1e_dx(lax: Any, x: Any, out: Any) -> Any:
     scale = lax.add(lax.unary("sign", safe), lax.div(1.0, safe))
     slope = lax.sub(lax.unary("bessel_i0e", safe), lax.mul(out, scale))
     return lax.select(tiny, slope, lax.like(x, 0.5))
+
+
+# (2j + 2)! / B_{2j+2}: the Euler-Maclaurin coefficients of JAX's zeta series
+_ZETA_COEFS = (
+    12,
+    -720,
+    30240,
+    -1209600,
+    47900160,
+    -1307674368000 / 691,
+    74724249600,
+    -10670622842880000 / 3617,
+    5109094217170944000 / 43867,
+    -802857662698291200000 / 174611,
+    14101100039391805440000 / 77683,
+    -1693824136731743669452800000 / 236364091,
+    186134520519971831808000000 / 657931,
+    -37893265687455865519472640000000 / 3392780147,
+    759790291646040068357842010112000000 / 1723168255201,
+    -134196726836183700385281186201600000000 / 7709321041217,
+)
+
+
+def zeta_dx(lax: Any, s: Any, a: Any, out: Any) -> Any:
+    """d/ds zeta(s, a), the derivative of JAX's Euler-Maclaurin series for zeta (Johansson
+    2015, formula (5); N = M = 8 terms in float32, 16 otherwise):
+    zeta = sum_{k<N} (a+k)**-s + (a+N)**(1-s) / (s-1)
+           + (a+N)**-s (1/2 + sum_{j<M} prod_{m<=2j} (s+m)/(a+N) / C_j)."""
+    terms = 8 if s.dtype == np.float32 else 16
+    log = lambda v: lax.unary("log", v)  # noqa: E731
+    d_sum = lax.like(s, 0.0)
+    for k in range(terms):
+        base = lax.add(a, float(k))
+        d_sum = lax.sub(d_sum, lax.mul(log(base), lax.pow_(base, lax.neg(s))))
+    big = lax.add(a, float(terms))
+    log_big = log(big)
+    s_1 = lax.sub(s, 1.0)
+    rest = lax.div(lax.pow_(big, lax.neg(s_1)), s_1)  # (a+N)**(1-s) / (s-1)
+    d_rest = lax.neg(lax.add(lax.mul(log_big, rest), lax.div(rest, s_1)))
+    t0 = lax.pow_(big, lax.neg(s))
+    inv_big = lax.div(1.0, big)
+    prod, d_prod = lax.like(s, 1.0), lax.like(s, 0.0)
+    tail, d_tail = lax.like(s, 0.5), lax.like(s, 0.0)
+    for m in range(2 * terms - 1):
+        ratio = lax.mul(lax.add(s, float(m)), inv_big)
+        prod, d_prod = lax.mul(prod, ratio), lax.add(lax.mul(d_prod, ratio), lax.mul(prod, inv_big))
+        if m % 2 == 0:
+            tail = lax.add(tail, lax.div(prod, _ZETA_COEFS[m // 2]))
+            d_tail = lax.add(d_tail, lax.div(d_prod, _ZETA_COEFS[m // 2]))
+    d_t = lax.sub(lax.mul(t0, d_tail), lax.mul(lax.mul(log_big, t0), tail))
+    return lax.add(lax.add(d_sum, d_rest), d_t)
 
 
 def _betainc_dx(lax: Any, a: Any, b: Any, x: Any, out: Any) -> Any:
@@ -112,6 +228,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         1,
         "inverse error function on (-1, 1)",
         lambda lax, x, out: lax.mul(math.sqrt(math.pi) / 2.0, lax.unary("exp", lax.mul(out, out))),
+        fix=_signed_zero,
     ),
     _scipy_function(
         "ndtri",
@@ -121,7 +238,12 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         lambda lax, x, out: lax.mul(_SQRT_2PI, lax.unary("exp", lax.mul(0.5, lax.mul(out, out)))),
     ),
     _scipy_function(
-        "lgamma", "gammaln", 1, "log |Gamma(x)|", lambda lax, x, out: lax.unary("digamma", x)
+        "lgamma",
+        "gammaln",
+        1,
+        "log |Gamma(x)|",
+        lambda lax, x, out: lax.unary("digamma", x),
+        fix=_lgamma_fix,
     ),
     _scipy_function(
         "digamma",
@@ -129,6 +251,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         1,
         "d/dx lgamma(x)",
         lambda lax, x, out: lax.apply1("polygamma", [lax.like(x, 1.0), x]),
+        fix=_digamma_fix,
     ),
     define(
         Row("polygamma", _A, _FLOAT, 2, 2, doc="polygamma(n, x): n-th derivative of digamma"),
@@ -140,9 +263,9 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
     ),
     define(
         Row("zeta", _A, _FLOAT, 2, 2, doc="Hurwitz zeta(x, q) = sum_k (k + q)**-x"),
-        kernel=special_kernel("zeta"),
+        kernel=_zeta,
         partials=(
-            _not_differentiable("zeta", "x"),
+            zeta_dx,
             lambda lax, x, q, out: lax.neg(lax.mul(x, lax.apply1("zeta", [lax.add(x, 1.0), q]))),
         ),
     ),
@@ -153,6 +276,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         "regularized lower incomplete gamma P(a, x)",
         _igamma_da,
         _igamma_dx,
+        fix=_igamma_fix,
     ),
     _scipy_function(
         "igammac",
@@ -161,6 +285,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         "regularized upper incomplete gamma Q(a, x)",
         lambda lax, a, x, out: lax.neg(_igamma_da(lax, a, x, out)),
         lambda lax, a, x, out: lax.neg(_igamma_dx(lax, a, x, out)),
+        fix=_igamma_fix,
     ),
     define(
         Row("igamma_grad_a", _A, _FLOAT, 2, 2, doc="d/da P(a, x) (igamma's derivative in a)"),
@@ -193,13 +318,14 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         _not_differentiable("betainc", "a"),
         _not_differentiable("betainc", "b"),
         _betainc_dx,
+        in_float64=True,  # scipy's float32 loop is off by up to 1.5e-5 (relative)
     ),
     _scipy_function(
         "bessel_i0e",
         "i0e",
         1,
         "exp(-|x|) I0(x)",
-        lambda lax, x, out: lax.sub(lax.unary("bessel_i1e", x), lax.mul(lax.unary("sign", x), out)),
+        _i0e_dx,
     ),
-    _scipy_function("bessel_i1e", "i1e", 1, "exp(-|x|) I1(x)", _i1e_dx),
+    _scipy_function("bessel_i1e", "i1e", 1, "exp(-|x|) I1(x)", _i1e_dx, fix=_signed_zero),
 )

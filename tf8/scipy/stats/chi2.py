@@ -1,29 +1,53 @@
 """The chi-squared distribution with df degrees of freedom (scipy.stats.chi2): the gamma
-distribution with shape df / 2 and scale 2."""
+distribution with shape df / 2 and scale 2, as jax.scipy.stats.chi2 computes it."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+import tf8.numpy as tnp
+from tf8 import lax
+from tf8.scipy.special import gammainc, gammaincc
 from tf8.traced import TracedTensor
 
-from . import gamma
-from ._common import inexact
+from ._common import args_inexact, const
 
 __all__ = ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]
 
 
-def _gamma(name: str):
-    fn = getattr(gamma, name)
+def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
+    x, df, loc, scale = args_inexact("chi2.logpdf", x, df, loc, scale)
+    one, two = const(x, 1), const(x, 2)
+    y = (x - loc) / scale
+    df_on_two = df / two
+    kernel = (df_on_two - one) * tnp.log(y) - y / two
+    normalizer = -(lax.lgamma(df_on_two) + tnp.log(two) * df / two)
+    return tnp.where(x < loc, -math.inf, normalizer - tnp.log(scale) + kernel)
 
-    def chi2(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-        return fn(x, inexact(df) / 2, loc, inexact(scale) * 2)
 
-    chi2.__name__ = chi2.__qualname__ = name
-    chi2.__doc__ = f"chi2.{name}(x, df, loc, scale) = gamma.{name}(x, df / 2, loc, 2 scale)."
-    return chi2
+def pdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
+    return tnp.exp(logpdf(x, df, loc, scale))
 
 
-logpdf, pdf, cdf, logcdf, sf, logsf = (
-    _gamma(n) for n in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")
-)
+def _half_y(x: TracedTensor, loc: TracedTensor, scale: TracedTensor) -> TracedTensor:
+    y = (x - loc) / (scale * const(scale, 2))
+    return lax.clamp(const(x, 0), y, const(x, math.inf))
+
+
+def cdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
+    x, df, loc, scale = args_inexact("chi2.cdf", x, df, loc, scale)
+    return gammainc(df / const(scale, 2), _half_y(x, loc, scale))
+
+
+def logcdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
+    return tnp.log(cdf(x, df, loc, scale))
+
+
+def sf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
+    x, df, loc, scale = args_inexact("chi2.sf", x, df, loc, scale)
+    return gammaincc(df / const(scale, 2), _half_y(x, loc, scale))
+
+
+def logsf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
+    return tnp.log(sf(x, df, loc, scale))

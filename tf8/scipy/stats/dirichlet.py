@@ -8,21 +8,21 @@ import math
 from typing import Any
 
 import tf8.numpy as tnp
+from tf8.errors import ShapeError
+from tf8.numpy._core import inexact, promote
 from tf8.scipy.special import gammaln, xlogy
 from tf8.traced import TracedTensor
-
-from ._common import inexact
 
 __all__ = ["logpdf", "pdf"]
 
 
 def logpdf(x: Any, alpha: Any) -> TracedTensor:
-    x, alpha = inexact(x), inexact(alpha)
+    x, alpha = [inexact(v) for v in promote(x, alpha)]
     if alpha.ndim != 1:
-        raise ValueError(f"dirichlet: alpha must be one-dimensional, got shape {alpha.shape}")
+        raise ShapeError(f"dirichlet: alpha must be one-dimensional, got shape {alpha.shape}")
     k = alpha.shape[0]
     if x.ndim == 0 or x.shape[0] not in (k, k - 1):
-        raise ValueError(
+        raise ShapeError(
             f"dirichlet: x must have {k} or {k - 1} entries along its first axis, got shape "
             f"{x.shape}"
         )

@@ -1,4 +1,5 @@
-"""The exponential distribution with density exp(-(x - loc) / scale) / scale on x >= loc."""
+"""The exponential distribution with density exp(-(x - loc) / scale) / scale on x >= loc, as
+jax.scipy.stats.expon computes it."""
 
 from __future__ import annotations
 
@@ -8,14 +9,15 @@ from typing import Any
 import tf8.numpy as tnp
 from tf8.traced import TracedTensor
 
-from ._common import inexact, split_at, standardized
+from ._common import args_inexact
 
 __all__ = ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf", "sf"]
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    z = standardized(x, loc, scale)
-    return tnp.where(z < 0, -math.inf, -z - tnp.log(scale))
+    x, loc, scale = args_inexact("expon.logpdf", x, loc, scale)
+    log_probs = -((x - loc) / scale + tnp.log(scale))
+    return tnp.where(x < loc, -math.inf, log_probs)
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
@@ -23,28 +25,27 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    z = standardized(x, loc, scale)
-    return tnp.where(z < 0, 0.0, -tnp.expm1(-tnp.maximum(z, 0)))
+    x, loc, scale = args_inexact("expon.cdf", x, loc, scale)
+    neg_scaled_x = (loc - x) / scale
+    return tnp.where(x < loc, tnp.zeros_like(neg_scaled_x), -tnp.expm1(neg_scaled_x))
 
 
-def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    """log(1 - exp(-z)): by expm1 near 0, by log1p in the tail (Mächler's log1mexp)."""
-    z = standardized(x, loc, scale)
-    near = z <= math.log(2)
-    low, high = split_at(near, z, 1.0, 1.0)
-    near_value = tnp.where(low > 0, tnp.log(-tnp.expm1(-tnp.where(low > 0, low, 1.0))), -math.inf)
-    return tnp.where(near, near_value, tnp.log1p(-tnp.exp(-high)))
+def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
+    x, loc, scale = args_inexact("expon.logsf", x, loc, scale)
+    neg_scaled_x = (loc - x) / scale
+    return tnp.where(x < loc, tnp.zeros_like(neg_scaled_x), neg_scaled_x)
 
 
 def sf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
     return tnp.exp(logsf(x, loc, scale))
 
 
-def logsf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    z = standardized(x, loc, scale)
-    return tnp.where(z < 0, 0.0, -z)
+def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
+    """log(1 - sf)."""
+    return tnp.log1p(-sf(x, loc, scale))
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    q = inexact(q)
-    return -tnp.log1p(-q) * scale + loc
+    """loc - scale log(1 - q) on [0, 1], NaN outside."""
+    q, loc, scale = args_inexact("expon.ppf", q, loc, scale)
+    return tnp.where(tnp.isnan(q) | (q < 0) | (q > 1), math.nan, loc - scale * tnp.log1p(-q))

@@ -9,15 +9,16 @@ import tf8.numpy as tnp
 from tf8.scipy.special import xlog1py
 from tf8.traced import TracedTensor
 
-from ._common import inexact
+from ._common import args_inexact, const, inexact
 
 __all__ = ["cdf", "logcdf", "logpmf", "logsf", "pmf", "sf"]
 
 
 def logpmf(k: Any, p: Any, loc: Any = 0) -> TracedTensor:
-    k = inexact(k) - loc
-    p = inexact(p)
-    return tnp.where(k < 1, -math.inf, xlog1py(k - 1, -p) + tnp.log(p))
+    """(k - 1) log(1 - p) + log p for k - loc > 0 (as JAX: a fractional k interpolates)."""
+    k, p, loc = args_inexact("geom.logpmf", k, p, loc)
+    x = k - loc
+    return tnp.where(x <= 0, -math.inf, xlog1py(x - const(k, 1), -p) + tnp.log(p))
 
 
 def pmf(k: Any, p: Any, loc: Any = 0) -> TracedTensor:

@@ -1,5 +1,6 @@
 """The Poisson distribution with mean mu (scipy.stats.poisson): P(k) = mu^k e^-mu / k! on the
-whole numbers k >= 0; cdf(k) = Q(floor(k) + 1, mu), the regularized upper incomplete gamma."""
+whole numbers k >= 0; cdf(k) = Q(floor(k) + 1, mu), the regularized upper incomplete gamma
+(as jax.scipy.stats.poisson computes them)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,16 @@ import tf8.numpy as tnp
 from tf8.scipy.special import gammaincc, gammaln, xlogy
 from tf8.traced import TracedTensor
 
-from ._common import inexact
+from ._common import args_inexact, const
 
 __all__ = ["cdf", "logpmf", "pmf"]
 
 
 def logpmf(k: Any, mu: Any, loc: Any = 0) -> TracedTensor:
-    k = inexact(k) - loc
-    mu = inexact(mu)
-    outside = (k < 0) | (k != tnp.round(k))
-    safe = tnp.where(outside, 0.0, k)
-    return tnp.where(outside, -math.inf, xlogy(safe, mu) - gammaln(safe + 1) - mu)
+    k, mu, loc = args_inexact("poisson.logpmf", k, mu, loc)
+    x = k - loc
+    log_probs = xlogy(x, mu) - gammaln(x + 1) - mu
+    return tnp.where((x < 0) | (tnp.round(k) != k), -math.inf, log_probs)
 
 
 def pmf(k: Any, mu: Any, loc: Any = 0) -> TracedTensor:
@@ -28,5 +28,7 @@ def pmf(k: Any, mu: Any, loc: Any = 0) -> TracedTensor:
 
 
 def cdf(k: Any, mu: Any, loc: Any = 0) -> TracedTensor:
-    k = tnp.floor(inexact(k) - loc)
-    return tnp.where(k < 0, 0.0, gammaincc(tnp.maximum(k, 0.0) + 1, mu))
+    k, mu, loc = args_inexact("poisson.cdf", k, mu, loc)
+    zero = const(k, 0)
+    x = k - loc
+    return tnp.where(x < zero, zero, gammaincc(tnp.floor(1 + x), mu))

@@ -10,17 +10,22 @@ import tf8.numpy as tnp
 from tf8.scipy.special import betainc, gammaln
 from tf8.traced import TracedTensor
 
-from ._common import inexact, standardized
+from ._common import args_inexact, const, inexact, standardized
 
 __all__ = ["cdf", "logcdf", "logpdf", "logsf", "pdf", "sf"]
 
 
 def logpdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    y = standardized(x, loc, scale)
-    df = inexact(df)
-    half = 0.5 * (df + 1)
-    norm = gammaln(half) - gammaln(0.5 * df) - 0.5 * tnp.log(df * math.pi) - tnp.log(scale)
-    return norm - half * tnp.log1p(y * y / df)
+    """JAX's form: -(lgamma(df/2) + log(scale² π df) / 2 - lgamma((df+1)/2)
+    + (df+1)/2 log1p(y² / df)), y = (x - loc) / scale."""
+    x, df, loc, scale = args_inexact("t.logpdf", x, df, loc, scale)
+    two = const(x, 2)
+    y = (x - loc) / scale
+    half_df = df / two
+    half_df_plus = half_df + const(x, 0.5)
+    normalize = gammaln(half_df) + tnp.log(scale * scale * const(x, math.pi) * df) / two
+    normalize = normalize - gammaln(half_df_plus)
+    return -(normalize + half_df_plus * tnp.log1p(y * y / df))
 
 
 def pdf(x: Any, df: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:

@@ -1,22 +1,24 @@
-"""The uniform distribution on [loc, loc + scale]."""
+"""The uniform distribution on [loc, loc + scale], as jax.scipy.stats.uniform computes it."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
+import numpy as np
+
 import tf8.numpy as tnp
 from tf8.traced import TracedTensor
 
-from ._common import inexact, standardized
+from ._common import args_inexact
 
 __all__ = ["cdf", "logcdf", "logpdf", "pdf", "ppf"]
 
 
 def logpdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    z = standardized(x, loc, scale)
-    outside = (z < 0) | (z > 1)
-    return tnp.where(outside, -math.inf, -tnp.log(scale * tnp.ones_like(z)))
+    x, loc, scale = args_inexact("uniform.logpdf", x, loc, scale)
+    log_probs = -tnp.log(scale)
+    return tnp.where((x > loc + scale) | (x < loc), -math.inf, log_probs)
 
 
 def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
@@ -24,7 +26,12 @@ def pdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
 
 
 def cdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    return tnp.clip(standardized(x, loc, scale), 0, 1)
+    """0 below loc, 1 above loc + scale, (x - loc) / scale between (0 for NaN, as JAX)."""
+    x, loc, scale = args_inexact("uniform.cdf", x, loc, scale)
+    zero, one = tnp.asarray(np.asarray(0, x.dtype)), tnp.asarray(np.asarray(1, x.dtype))
+    hi = loc + scale
+    inside = tnp.where((x >= loc) & (x <= hi), (x - loc) / scale, zero)
+    return tnp.where(x < loc, zero, tnp.where(x > hi, one, inside))
 
 
 def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
@@ -32,5 +39,5 @@ def logcdf(x: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
 
 
 def ppf(q: Any, loc: Any = 0, scale: Any = 1) -> TracedTensor:
-    q = inexact(q)
-    return tnp.where((q < 0) | (q > 1), math.nan, loc + q * scale)
+    q, loc, scale = args_inexact("uniform.ppf", q, loc, scale)
+    return tnp.where(tnp.isnan(q) | (q < 0) | (q > 1), math.nan, loc + scale * q)

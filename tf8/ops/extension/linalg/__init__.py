@@ -8,13 +8,24 @@ public functions are in `tf8.linalg` and `tf8.scipy.linalg`.
 """
 
 from .base import LinalgOp, Pruned
-from .decompositions import Eigh, Eigvalsh, Qr, QrR, Svd, SvdFull, Svdvals
+from .decompositions import Eigh, Eigvalsh, Qr, QrFull, QrR, QrRaw, Svd, SvdFull, Svdvals
 from .eig import Eig, Eigvals
 from .expm import Expm, ExpmFrechet
 from .lstsq import Lstsq, Pinv
-from .solve import Cholesky, Det, Inv, LogAbsDet, Slogdet, Solve, TriangularSolve
+from .solve import (
+    Adjugate,
+    Cholesky,
+    Det,
+    Inv,
+    LogAbsDet,
+    MinorProducts,
+    Slogdet,
+    Solve,
+    TriangularSolve,
+)
 
 __all__ = [
+    "Adjugate",
     "Cholesky",
     "Det",
     "Eig",
@@ -27,10 +38,13 @@ __all__ = [
     "LinalgOp",
     "LogAbsDet",
     "Lstsq",
+    "MinorProducts",
     "Pinv",
     "Pruned",
     "Qr",
+    "QrFull",
     "QrR",
+    "QrRaw",
     "Slogdet",
     "Solve",
     "Svd",

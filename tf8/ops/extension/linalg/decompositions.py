@@ -102,4 +102,30 @@ class QrR(Pruned):
     name, full, live = "qr_r", Qr, (False, True)
 
 
-__all__ = ["Eigh", "Eigvalsh", "Qr", "QrR", "Svd", "SvdFull", "Svdvals"]
+class QrFull(LinalgOp):
+    """Complete QR (numpy's mode='complete'): Q is (m, m) and R (m, n)."""
+
+    name = "qr_full"
+    outputs = 2
+
+    def out_avals(self, avals, guards):
+        a = avals[0]
+        *batch, m, n = a.shape
+        return Aval((*batch, m, m), a.dtype), Aval((*batch, m, n), a.dtype)
+
+
+class QrRaw(LinalgOp):
+    """numpy's mode='raw' (LAPACK's geqrf): (h, tau), h (n, m) holding R and the Householder
+    reflectors, tau their (min(m, n),) scale factors. Not differentiable (neither is numpy's)."""
+
+    name = "qr_raw"
+    outputs = 2
+
+    def out_avals(self, avals, guards):
+        a = avals[0]
+        *batch, m, n = a.shape
+        k = concrete_min(self.name, m, n)
+        return Aval((*batch, n, m), a.dtype), Aval((*batch, k), a.dtype)
+
+
+__all__ = ["Eigh", "Eigvalsh", "Qr", "QrFull", "QrR", "QrRaw", "Svd", "SvdFull", "Svdvals"]

@@ -16,11 +16,21 @@ import numpy as np
 from tf8.errors import LinAlgError
 from tf8.ops import dtypes as dt
 
-from .decompositions import Eigh, Eigvalsh, Qr, QrR, Svd, SvdFull, Svdvals
+from .decompositions import Eigh, Eigvalsh, Qr, QrFull, QrR, QrRaw, Svd, SvdFull, Svdvals
 from .eig import Eig, Eigvals
 from .expm import Expm, ExpmFrechet
 from .lstsq import Lstsq, Pinv
-from .solve import Cholesky, Det, Inv, LogAbsDet, Slogdet, Solve, TriangularSolve
+from .solve import (
+    Adjugate,
+    Cholesky,
+    Det,
+    Inv,
+    LogAbsDet,
+    MinorProducts,
+    Slogdet,
+    Solve,
+    TriangularSolve,
+)
 
 
 def _scipy_linalg() -> Any:
@@ -66,11 +76,49 @@ def _eig(op: Eig, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return w.astype(dtype, copy=False), v.astype(dtype, copy=False)
 
 
+def _wide(a: np.ndarray) -> np.ndarray:
+    """a in double precision: scipy's single-precision expm loses digits JAX's keeps."""
+    return a.astype(np.result_type(a.dtype, np.float64), copy=False)
+
+
+def _expm(op: Expm, a: np.ndarray) -> np.ndarray:
+    return _scipy_linalg().expm(_wide(a)).astype(a.dtype, copy=False)
+
+
 def _expm_frechet(op: ExpmFrechet, a: np.ndarray, e: np.ndarray) -> np.ndarray:
     def frechet(x, y):
         return _scipy_linalg().expm_frechet(x, y, compute_expm=False, check_finite=False)
 
-    return batched(frechet, a, e)
+    return np.asarray(batched(frechet, _wide(a), _wide(e))).astype(e.dtype, copy=False)
+
+
+def _exclusive_products(s: np.ndarray) -> np.ndarray:
+    """∏_{j ≠ i} s_j along the last axis, without dividing (zeros are fine)."""
+    ones = np.ones_like(s[..., :1])
+    before = np.cumprod(np.concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, s[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    return before * after
+
+
+def _adjugate(op: Adjugate, a: np.ndarray) -> np.ndarray:
+    """adj(A) = adj(Vᴴ) adj(S) adj(U) = det(U) det(Vᴴ) V diag(∏_{j≠i} s_j) Uᴴ."""
+    if a.shape[-1] == 0:
+        return np.zeros_like(a)
+    u, s, vh = np.linalg.svd(a)
+    phase = (np.linalg.det(u) * np.linalg.det(vh))[..., None, None]
+    scaled = np.swapaxes(vh, -1, -2).conj() * _exclusive_products(s)[..., None, :]
+    return (phase * (scaled @ np.swapaxes(u, -1, -2).conj())).astype(a.dtype, copy=False)
+
+
+def _minor_products(op: MinorProducts, s: np.ndarray) -> np.ndarray:
+    """H_ij = ∏_{k ∉ {i, j}} s_k (H_ii = ∏_{k ≠ i} s_k)."""
+    n = s.shape[-1]
+    out = np.empty((*s.shape, n), s.dtype)
+    for i in range(n):
+        without_i = s.copy()
+        without_i[..., i] = 1
+        out[..., i, :] = _exclusive_products(without_i)
+    return out
 
 
 def _pinv(op: Pinv, a: np.ndarray) -> np.ndarray:
@@ -88,6 +136,8 @@ _COMPUTE: dict[type, Callable[..., Any]] = {
     Solve: lambda op, a, b: np.linalg.solve(a, b),
     TriangularSolve: _triangular_solve,
     Det: lambda op, a: np.asarray(np.linalg.det(a)),
+    Adjugate: _adjugate,
+    MinorProducts: _minor_products,
     Slogdet: _slogdet,
     LogAbsDet: lambda op, a: np.asarray(np.linalg.slogdet(a)[1]),
     Cholesky: lambda op, a: np.linalg.cholesky(a),
@@ -98,9 +148,11 @@ _COMPUTE: dict[type, Callable[..., Any]] = {
     Svdvals: lambda op, a: np.linalg.svd(a, compute_uv=False),
     Qr: lambda op, a: tuple(np.linalg.qr(a)),
     QrR: lambda op, a: np.linalg.qr(a, mode="r"),
+    QrFull: lambda op, a: tuple(np.linalg.qr(a, mode="complete")),
+    QrRaw: lambda op, a: tuple(np.linalg.qr(a, mode="raw")),
     Eig: _eig,
     Eigvals: lambda op, a: np.linalg.eigvals(a).astype(dt.complex_dtype(a.dtype), copy=False),
-    Expm: lambda op, a: _scipy_linalg().expm(a),
+    Expm: _expm,
     ExpmFrechet: _expm_frechet,
     Pinv: _pinv,
     Lstsq: _lstsq,

@@ -1,8 +1,10 @@
-"""Square-matrix ops: inv, solve, triangular_solve, det, slogdet (and logabsdet), cholesky."""
+"""Square-matrix ops: inv, solve, triangular_solve, det (and adjugate, its derivative), slogdet
+(and logabsdet), cholesky."""
 
 from __future__ import annotations
 
-from tf8.errors import ParameterError
+from tf8.errors import ParameterError, ShapeError
+from tf8.ops import dtypes as dt
 from tf8.ops.avals import Aval
 
 from .base import LinalgOp, Pruned, real_aval, right_hand_side, square
@@ -58,6 +60,29 @@ class Det(LinalgOp):
         return (Aval(avals[0].shape[:-2], avals[0].dtype),)
 
 
+class Adjugate(LinalgOp):
+    """adj(A) = det(A) A⁻¹, also where A is singular (from the SVD): det's derivative."""
+
+    name = "adjugate"
+
+    def out_avals(self, avals, guards):
+        square(self.name, avals[0], guards)
+        return (avals[0],)
+
+
+class MinorProducts(LinalgOp):
+    """H_ij = ∏_{k ∉ {i, j}} s_k of a vector s (..., n) of singular values, (..., n, n): the
+    adjugate's derivative at a diagonal matrix. Not differentiated (det's third order)."""
+
+    name = "minor_products"
+
+    def infer(self, avals, guards):
+        s = avals[0]
+        if s.ndim < 1 or s.dtype not in dt.INEXACT:
+            raise ShapeError(f"minor_products: needs a float vector, got {s}")
+        return (Aval((*s.shape, s.shape[-1]), s.dtype),)
+
+
 class Slogdet(LinalgOp):
     """(sign, log|det|); with the sign unused it prunes to `LogAbsDet`."""
 
@@ -86,10 +111,12 @@ class Cholesky(LinalgOp):
 
 
 __all__ = [
+    "Adjugate",
     "Cholesky",
     "Det",
     "Inv",
     "LogAbsDet",
+    "MinorProducts",
     "Slogdet",
     "Solve",
     "TriangularSolve",
