@@ -9,6 +9,8 @@ import sys
 
 from tf8 import (
     config,
+    custom_derivatives,
+    dtypes,
     errors,
     experimental,
     fft,
@@ -25,12 +27,15 @@ from tf8 import numpy as numpy  # noqa: PLC0414 - the tf8.numpy module
 from tf8.ad import (
     checkpoint,
     checkpoint_policies,
+    closure_convert,
+    custom_gradient,
     custom_jvp,
     custom_vjp,
     grad,
     hessian,
     hvp,
     jacfwd,
+    jacobian,
     jacrev,
     jvp,
     linear_transpose,
@@ -46,10 +51,25 @@ from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
 from tf8.graph.caches import cache_info, clear_caches
 from tf8.jit import jit, make_program
 from tf8.lax.scopes import recording
+from tf8.modes import default_matmul_precision, disable_jit, ensure_compile_time_eval
 from tf8.numpy import _dispatch, _methods
+from tf8.ops.devices import Device
+from tf8.placement import (
+    block_until_ready,
+    default_backend,
+    device_count,
+    device_get,
+    device_put,
+    devices,
+    local_device_count,
+    local_devices,
+    process_count,
+    process_index,
+)
 from tf8.runtime import NumpyEngine, Prepared, Runtime
+from tf8.staging import ShapeDtypeStruct, eval_shape, make_jaxpr
 from tf8.testing import check_grads
-from tf8.traced import TracedTensor, placeholder, tensor
+from tf8.traced import Array, TracedTensor, placeholder, tensor
 
 # TracedTensor's operators and methods (`x + y`, `x.sum()`, `x.at[i]`) and numpy's protocols
 # (`np.sin(x)`) are tf8.numpy's, which tf8.traced cannot import: the API layer attaches them.
@@ -63,7 +83,33 @@ sys.modules["tf8.scipy.integrate"] = experimental.ode
 
 __version__ = "0.1.0"
 
+float0 = dtypes.float0
+
 __all__ = [
+    "ShapeDtypeStruct",
+    "closure_convert",
+    "custom_derivatives",
+    "custom_gradient",
+    "default_matmul_precision",
+    "disable_jit",
+    "dtypes",
+    "ensure_compile_time_eval",
+    "eval_shape",
+    "float0",
+    "jacobian",
+    "make_jaxpr",
+    "Array",
+    "Device",
+    "block_until_ready",
+    "default_backend",
+    "device_count",
+    "device_get",
+    "device_put",
+    "devices",
+    "local_device_count",
+    "local_devices",
+    "process_count",
+    "process_index",
     "CompiledGraph",
     "GraphCompiler",
     "NumpyEngine",

@@ -13,6 +13,8 @@ Options (`tf8.config.options()` lists them):
 - `tf8_strict_indexing` (`TF8_STRICT_INDEXING`, default False): an integer index out of
   bounds (`x[5]` on a length-3 axis) raises `IndexingError`, for debugging; by default it is
   clamped into the axis, as JAX clamps it.
+- `jax_disable_jit` (`JAX_DISABLE_JIT`, default False): `jit` calls its function directly,
+  op by op, as JAX's option of that name does (`tf8.disable_jit()` sets it for a block).
 - `tf8_prepare_cache_size` (`TF8_PREPARE_CACHE_SIZE`, default 512): prepared programs each
   runtime keeps (least recently used first out).
 - `tf8_jit_cache_size` (`TF8_JIT_CACHE_SIZE`, default 256): argument signatures each jitted
@@ -102,6 +104,13 @@ OPTIONS: dict[str, Option] = {
             "TF8_STRICT_INDEXING",
             _switch("strict_indexing", "tf8_strict_indexing"),
             "an integer index out of bounds raises IndexingError (default: clamped, as JAX)",
+        ),
+        Option(
+            "jax_disable_jit",
+            False,
+            "JAX_DISABLE_JIT",
+            _switch("disable_jit", "jax_disable_jit"),
+            "jit calls its function directly, op by op (JAX's name; tf8.disable_jit())",
         ),
         *[
             Option(

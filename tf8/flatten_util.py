@@ -81,10 +81,10 @@ def ravel_pytree(pytree: Any) -> tuple[Any, _Unravel]:
     >>> from tf8.flatten_util import ravel_pytree
     >>> flat, unravel = ravel_pytree({"w": np.ones((2, 2), np.float32), "b": np.arange(2)})
     >>> flat
-    TracedTensor([0., 1., 1., 1., 1., 1.], dtype=float32)
+    Array([0., 1., 1., 1., 1., 1.], dtype=float32)
     >>> tree = unravel(flat * 2)
     >>> tree["b"], tree["w"].shape
-    (TracedTensor([0, 2], dtype=int64), (2, 2))
+    (Array([0, 2], dtype=int64), (2, 2))
 
     Differs from JAX: a vector of the wrong length or dtype raises ShapeError or DTypeError.
     """

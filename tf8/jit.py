@@ -22,63 +22,29 @@ from tf8 import api
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
 from tf8.graph import collector
-from tf8.graph.caches import LRUCache
 from tf8.jit_arguments import (
     INLINE,
     SCALARS,
     BoundJitted,
+    array_key,
     check_jax_options,
     input_array,
+    is_weak,
     leaf_kind,
+    leaf_values,
     make_placeholder,
     shape_dtype,
 )
+from tf8.jit_cache import Entry, Trace, caches_for
 from tf8.lax.scopes import transform_scope
+from tf8.ops import switches
+from tf8.ops.primitive import aval_of
 from tf8.runtime.engines import lazy_engine
 from tf8.static_args import StaticArgs
-from tf8.traced import TracedTensor, in_transform, tensor
+from tf8.traced import TracedTensor, in_transform, tensor, wrap
 from tf8.tree import PyTreeDef, tree_flatten
 
 __all__ = ["Jitted", "jit", "make_program"]
-
-
-class _Trace:
-    """One traced signature: the compiled graph, its prepared program and how to feed it."""
-
-    __slots__ = ("compiled", "run", "inputs", "out_tree", "scalars", "single")
-
-    def __init__(
-        self,
-        compiled: CompiledGraph | None,
-        inputs: tuple[int, ...] | None,
-        out_tree: PyTreeDef,
-        scalars: tuple[int, ...],
-        engine: str | None = None,
-    ) -> None:
-        self.compiled = compiled
-        self.run = (
-            _no_outputs
-            if compiled is None
-            else api.runtime_for(engine).prepare(compiled).run_unchecked
-        )
-        self.inputs = inputs  # argument leaf of each program input; None: all leaves, in order
-        self.out_tree = out_tree
-        self.scalars = scalars  # 0-d outputs, handed back as numpy scalars
-        self.single = out_tree.num_nodes == 1 and out_tree.num_leaves == 1
-
-
-class _Entry:
-    """A fast-cache entry: a trace plus whether the raw leaves must be made arrays first."""
-
-    __slots__ = ("trace", "convert")
-
-    def __init__(self, trace: _Trace, convert: bool) -> None:
-        self.trace = trace
-        self.convert = convert
-
-
-def _no_outputs(values: Sequence[Any]) -> list[np.ndarray]:
-    return []
 
 
 class Jitted:
@@ -105,13 +71,15 @@ class Jitted:
         self._engine = engine  # None: tf8.config.tf8_default_engine when a signature is traced
         self._static = StaticArgs(fun, static_argnums, static_argnames)
         self._has_static = bool(self._static)
-        name = self._name()
-        # structure, raw leaf types → entry; positional ndarrays' shapes, dtypes → entry;
-        # shapes and dtypes → trace. Each is LRU with its own lock.
-        self._entries = LRUCache("jit", f"jit entries of {name}")
-        self._array_entries = LRUCache("jit", f"jit array entries of {name}")
-        self._traces = LRUCache("jit", f"jit traces of {name}")
-        self.trace_count = 0
+        settings = (repr(static_argnums), repr(static_argnames), engine)
+        self._caches = caches = caches_for(fun, settings, self._name())
+        self._entries, self._array_entries = caches.entries, caches.array_entries
+        self._traces = caches.traces
+
+    @property
+    def trace_count(self) -> int:
+        """How many times the function was traced (by any `jit` of it with these settings)."""
+        return self._caches.trace_count
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         """A jitted function stored on a class binds like a method: `self` becomes argument 0
@@ -121,16 +89,18 @@ class Jitted:
         return BoundJitted(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if in_transform():  # the outer transform traces (and compiles) this call
+        if in_transform() or switches.disable_jit:  # an outer transform traces this call
             return self._fun(*args, **kwargs)
         arrays_only = not kwargs and not self._has_static
-        if arrays_only:  # fast path: positional ndarrays need no flatten and a short key
-            shapes = tuple([(a.shape, a.dtype) for a in args if type(a) is np.ndarray])
-            arrays_only = len(shapes) == len(args)
+        if arrays_only:  # fast path: positional arrays need no flatten and a short key
+            shapes = tuple(
+                [(a.shape, a.dtype) if type(a) is np.ndarray else array_key(a) for a in args]
+            )
+            arrays_only = None not in shapes
             if arrays_only:
                 entry = self._array_entries.get(shapes)
                 if entry is not None:
-                    return self._execute(entry, list(args))
+                    return self._execute(entry, leaf_values(args))
         if self._has_static or kwargs:
             dynamic, statics = self._static.split(args, kwargs)
         else:
@@ -140,6 +110,8 @@ class Jitted:
         for leaf in leaves:
             if type(leaf) is np.ndarray:
                 signature.append((leaf.shape, leaf.dtype))
+            elif type(leaf) is TracedTensor and leaf._value is not None:
+                signature.append((leaf.aval, leaf._weak))
             else:
                 kind = leaf_kind(leaf)
                 if kind is INLINE:
@@ -159,19 +131,27 @@ class Jitted:
                 entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
                 if arrays_only:
                     self._array_entries.put(shapes, entry)
-                return self._execute(entry, leaves)
-        return self._execute(entry, leaves)
+        return self._execute(entry, leaf_values(leaves))
 
-    def _execute(self, entry: _Entry, leaves: list[Any]) -> Any:
+    def _execute(self, entry: Entry, leaves: list[Any]) -> Any:
         """Run a cached trace on the argument leaves and hand back the output pytree."""
         trace = entry.trace
         if entry.convert:
             leaves = [input_array(leaf) for leaf in leaves]
         if trace.inputs is not None:
             leaves = [leaves[i] for i in trace.inputs]
-        outputs = trace.run(leaves)
-        for i in trace.scalars:
-            outputs[i] = outputs[i][()]
+        avals = trace.avals
+        if trace.lazy:  # a lazy engine's outputs (dask arrays) stay lazy
+            outputs = [wrap(v) if type(v) is np.ndarray else v for v in trace.run(leaves)]
+        elif avals is None:
+            outputs = [wrap(v) for v in trace.run(leaves)]
+        else:
+            outputs = [
+                wrap(v, a if v.dtype is a.dtype else None)  # a kernel's own dtype shows
+                for v, a in zip(trace.run(leaves), avals)
+            ]
+        for i in trace.weak:
+            outputs[i]._weak = True
         return outputs[0] if trace.single else trace.out_tree.unflatten(outputs)
 
     def lower(self, *args: Any, **kwargs: Any) -> CompiledGraph:
@@ -185,7 +165,7 @@ class Jitted:
         avals = tuple(
             (leaf.aval.shape, leaf.aval.dtype, leaf._weak)
             if isinstance(leaf, TracedTensor)
-            else (*shape_dtype(self._array(leaf, args, kwargs, i)), type(leaf) in SCALARS)
+            else (*shape_dtype(self._array(leaf, args, kwargs, i)), is_weak(leaf))
             for i, leaf in enumerate(leaves)
         )
         engine = self._placed(leaves)
@@ -214,9 +194,7 @@ class Jitted:
         }
 
     def clear_cache(self) -> None:
-        self._entries.clear()
-        self._array_entries.clear()
-        self._traces.clear()
+        self._caches.clear()
 
     def __repr__(self) -> str:
         return f"<jitted {self._name()}>"
@@ -229,20 +207,17 @@ class Jitted:
         treedef: PyTreeDef,
         statics: Any,
         call: tuple[tuple[Any, ...], dict[str, Any]],
-    ) -> _Entry:
+    ) -> Entry:
         """Trace (or reuse the trace of an equal shape/dtype signature) and cache an entry."""
         args, kwargs = call
         arrays = [self._array(leaf, args, kwargs, i) for i, leaf in enumerate(leaves)]
         # Python scalars are weakly typed, as in JAX: jit(f)(float32_array, 2.0) stays float32;
         # a Python bool is strong (JAX's jit(cos)(True) is a strong float32)
-        avals = tuple(
-            (*shape_dtype(a), type(leaf) in SCALARS and type(leaf) is not bool)
-            for a, leaf in zip(arrays, leaves)
-        )
+        avals = tuple((*shape_dtype(a), is_weak(leaf)) for a, leaf in zip(arrays, leaves))
         engine = self._placed(leaves)
         trace = self._trace((treedef, statics, avals, engine), treedef, statics, avals, engine)
-        convert = any(a is not leaf for a, leaf in zip(arrays, leaves))
-        return self._entries.put(key, _Entry(trace, convert))
+        convert = any(a is not v for a, v in zip(arrays, leaf_values(leaves)))
+        return self._entries.put(key, Entry(trace, convert))
 
     def _trace(
         self,
@@ -251,7 +226,7 @@ class Jitted:
         statics: Any,
         avals: Sequence[tuple[Any, Any, bool]],
         engine: str | None = None,
-    ) -> _Trace:
+    ) -> Trace:
         trace = self._traces.get(key)
         if trace is not None:
             return trace
@@ -264,14 +239,14 @@ class Jitted:
         statics: Any,
         avals: Sequence[tuple[Any, Any, bool]],
         engine: str | None,
-    ) -> _Trace:
+    ) -> Trace:
         """Trace the function on placeholders of `avals`, compile and prepare the program."""
         with transform_scope(symbolic=True):
             inputs = [make_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
             dynamic = treedef.unflatten(inputs)
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
             with self._traces.lock:
-                self.trace_count += 1
+                self._caches.trace_count += 1
             # a transform traced directly (jit(grad(f))) takes the placeholders, which only
             # the arguments reach, as its own leaves (no stand-ins to substitute back)
             direct = getattr(self._fun, "trace_on_placeholders", None)
@@ -282,7 +257,7 @@ class Jitted:
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
         if not outputs:
-            return _Trace(None, None, out_tree, ())
+            return Trace(None, None, out_tree, ())
         try:
             compiled = api.default_compiler.compile_with_input_specs(
                 outputs, inputs, drop_unused=True
@@ -296,15 +271,19 @@ class Jitted:
             ) from None
         read = set(compiled.inputs)
         used = [i for i, t in enumerate(inputs) if t.key in read]
-        scalars = tuple(i for i, t in enumerate(outputs) if t.ndim == 0)
+        weak = tuple(i for i, t in enumerate(outputs) if t._weak)
         order = None if used == list(range(len(inputs))) else tuple(used)
-        return _Trace(compiled, order, out_tree, scalars, engine)
+        static = all(type(d) is int for t in outputs for d in t.shape)
+        avals = tuple(aval_of(t.shape, t.dtype) for t in outputs) if static else None
+        return Trace(compiled, order, out_tree, weak, engine, avals)
 
     def _output(self, leaf: Any, index: int, out_tree: PyTreeDef) -> TracedTensor:
         if isinstance(leaf, TracedTensor):
             return leaf
         if isinstance(leaf, (np.ndarray, np.generic, *SCALARS)):
-            return tensor(leaf)  # a constant output: a bound leaf of the program
+            constant = tensor(leaf)  # a constant output: a bound leaf of the program
+            constant._weak = type(leaf) in SCALARS  # a Python number stays weak, as in JAX
+            return constant
         raise TracingError(
             f"{self._name()} returned a value of type {type(leaf).__name__} ({leaf!r:.60}) as "
             f"output leaf {index} of {out_tree}; a jitted function must return arrays, scalars or "

@@ -4,6 +4,7 @@ a jitted function read from an instance."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,24 @@ def leaf_kind(leaf: Any) -> Any:
     if foreign is not None:
         return (cls, foreign.shape, foreign.dtype)
     return None  # not an array: the caller reports where it was passed
+
+
+def array_key(a: Any) -> Any:
+    """The fast cache key of a computed Array argument (None for anything else)."""
+    if type(a) is TracedTensor and a._value is not None:
+        return (a.aval, a._weak)
+    return None
+
+
+def leaf_values(leaves: Sequence[Any]) -> list[Any]:
+    """The argument leaves with computed Arrays read as their numpy values."""
+    return [a._value if type(a) is TracedTensor and a._value is not None else a for a in leaves]
+
+
+def is_weak(leaf: Any) -> bool:
+    """Whether an argument leaf is weakly typed: a Python scalar, or a weak Array."""
+    cls = type(leaf)  # a Python bool is strong, as JAX's (jit(cos)(True) is a strong float32)
+    return (cls in SCALARS and cls is not bool) or (cls is TracedTensor and leaf._weak)
 
 
 # JAX's jit options that tf8 accepts and what each does here (README: "differences from JAX").

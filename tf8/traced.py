@@ -29,6 +29,7 @@ from tf8.errors import (
 )
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
+from tf8.ops.devices import OnCpu
 from tf8.ops.evaluate import evaluate
 from tf8.ops.frames import frame_var
 from tf8.ops.leaves import _EMPTY, Bindings, LeafKey, concrete_array, merge_binding_dicts
@@ -109,8 +110,23 @@ def evaluate_all(tensors: Sequence[TracedTensor]) -> list[np.ndarray]:
     return values  # type: ignore[return-value]
 
 
-class TracedTensor:
-    """An immutable array recorded as a structural graph node (the user's array type).
+class TracedTensor(OnCpu):
+    """tf8's array type, `tf8.Array` (JAX's `jax.Array`): an immutable array, computed or
+    recorded as a structural graph node. Every value the API hands back is one: eager ops,
+    `jit`, `grad` and the other transforms, `vmap`, `random`. Values being traced (under
+    `jit`, differentiated under `grad`) are Arrays too, as JAX's tracers are `jax.Array`s.
+
+    >>> import tf8, tf8.numpy as tnp
+    >>> x = tf8.jit(lambda a: a * 2.0)(tnp.arange(3.0))
+    >>> isinstance(x, tf8.Array), x
+    (True, Array([0., 2., 4.], dtype=float64))
+    >>> x.at[1].set(7.0), x.devices()
+    (Array([0., 7., 4.], dtype=float64), {CpuDevice(id=0)})
+
+    It has JAX's methods (`.at`, `.block_until_ready()`, `.devices()`, `.sharding`,
+    `.item()`, `.tolist()`, ...) and numpy's; `np.asarray(x)` is a free read-only view.
+    Differs from JAX: the class is named `TracedTensor` (`tf8.Array` is the same class), and
+    a value under `jit` prints as `TracedTensor<float64(3,), traced>`.
 
     A concrete value computed outside transforms has no key until a graph needs one: `key`
     then makes it a bound leaf (`_key` and `_bindings_` stay None until then)."""
@@ -302,8 +318,22 @@ class TracedTensor:
         argument = self._differentiated_by()
         if argument is not None:
             return f"TracedTensor<{self.aval}, differentiated: depends on {argument}>"
-        body = np.array2string(np.asarray(self), separator=", ", prefix="TracedTensor(")
-        return f"TracedTensor({body}, dtype={self.dtype})"
+        body = np.array2string(np.asarray(self), separator=", ", prefix="Array(")
+        weak = ", weak_type=True" if self._weak else ""
+        return f"Array({body}, dtype={self.dtype}{weak})"
+
+    def __format__(self, spec: str) -> str:
+        """As a numpy array formats: a 0-d value takes number formats (`f"{loss:.3f}"`)."""
+        if not spec:
+            return str(self)
+        value = self._concrete("Formatting")
+        if value.ndim:
+            raise ConversionError(
+                f"unsupported format string {spec!r} for a {self.aval} array (only 0-d "
+                "arrays take number formats)"
+            )
+        self._refuse_if_differentiated("Formatting")
+        return format(value[()], spec)
 
     def __str__(self) -> str:
         if self._unbound or self._differentiated_by() is not None:
@@ -315,6 +345,17 @@ class TracedTensor:
             "TracedTensor is immutable: `t[i] = v` is not supported; "
             "use `t = t.at[i].set(v)` (or `.add(v)`) instead"
         )
+
+
+Array = TracedTensor  # JAX's jax.Array: the one type of every value tf8 hands back
+
+
+def wrap(value: np.ndarray, aval: Aval | None = None) -> TracedTensor:
+    """A computed numpy array (of `aval`, when the caller knows it) as the Array the API hands
+    back. Nothing else holds `value`; `__array__` makes it read-only when it leaves."""
+    t = TracedTensor(None, aval or aval_of(value.shape, value.dtype), None)
+    t._value = value
+    return t
 
 
 def _leaf(value: np.ndarray | None, aval: Aval, name: str | None, kind: str) -> TracedTensor:

@@ -113,8 +113,9 @@ def test_vmap_of_jvp_and_vjp():
     np.testing.assert_allclose(cts, _per_row_grads())
 
 
-def test_results_are_numpy_at_top_level_and_traced_inside_transforms():
-    assert isinstance(tf8.vmap(loss)(XS), np.ndarray)
+def test_results_are_computed_arrays_at_top_level_and_traced_inside_transforms():
+    top = tf8.vmap(loss)(XS)
+    assert isinstance(top, tf8.Array) and top.is_concrete
     seen = []
     tf8.jit(lambda xs: seen.append(tf8.vmap(loss)(xs)) or xs)(XS)
     assert isinstance(seen[0], tf8.TracedTensor)

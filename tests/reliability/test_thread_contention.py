@@ -88,7 +88,8 @@ def test_eight_threads_get_the_serial_answers_and_consistent_caches(cache_sizes)
     assert not failures, failures[:5]
     calls = sum(rounds)
     info = shared_jit.cache_info()
-    assert info["hits"] + info["misses"] == calls
+    # the serial round's jit(_shared) shares this cache (JAX keys it on the function)
+    assert info["hits"] + info["misses"] == calls + THREADS
     assert info["size"] <= 2 and info["traces"] <= info["misses"]
     stats = runtime.cache_stats.stats()
     assert stats["hits"] + stats["misses"] == calls and stats["size"] == 1

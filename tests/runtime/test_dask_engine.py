@@ -54,7 +54,7 @@ def test_dask_inputs_run_on_the_dask_engine_and_stay_lazy():
         np.testing.assert_allclose(s.compute(), np.sum(np.exp(X) * 2.0, axis=0), rtol=RTOL)
     assert calls, "computing ran the graph"
     # the same function on numpy arrays runs on the numpy engine (a separate trace)
-    assert isinstance(f(w, X, y)[0], np.ndarray)
+    assert isinstance(f(w, X, y)[0], tf8.Array)
 
 
 def test_engine_dask_turns_numpy_inputs_into_one_chunk_arrays():

@@ -21,6 +21,8 @@ __all__ = [
 
 from .checkpoint import checkpoint, checkpoint_policies, remat
 from .custom import custom_jvp, custom_vjp, stop_gradient
+from .custom_gradient import closure_convert, custom_gradient
+from .jacobians import jacrev as jacobian
 from .linearize import register_rules, unregister_rules
 
 __all__ += [
@@ -29,6 +31,9 @@ __all__ += [
     "remat",
     "custom_jvp",
     "custom_vjp",
+    "closure_convert",
+    "custom_gradient",
+    "jacobian",
     "register_rules",
     "stop_gradient",
     "unregister_rules",

@@ -16,8 +16,6 @@ import itertools
 from collections.abc import Container, Sequence
 from typing import Any
 
-import numpy as np
-
 from tf8 import traced
 from tf8.errors import DifferentiationError, TracingError
 from tf8.graph import PRIMARY, ValueKey, materialize_merge
@@ -27,7 +25,7 @@ from tf8.numpy import asarray
 from tf8.ops import dtypes as dt
 from tf8.ops.frames import current
 from tf8.ops.leaves import LeafKey
-from tf8.traced import TracedTensor, evaluate_all, in_transform
+from tf8.traced import TracedTensor, evaluate_all, in_transform, wrap
 
 _uids = itertools.count(1)
 
@@ -95,8 +93,7 @@ class Arguments:
             filled = substitute(filled, extra)
         concrete = all(o.is_concrete for o in self.originals)
         if not in_transform() and concrete:
-            values = evaluate_all(filled)
-            return [v[()] if v.ndim == 0 else v for v in values]
+            return [wrap(v) for v in evaluate_all(filled)]
         return substitute(filled, self.mapping(), same_values=True)
 
 
@@ -149,9 +146,3 @@ def zeros_for(
     leaves: Sequence[TracedTensor], cts: Sequence[TracedTensor | None]
 ) -> list[TracedTensor]:
     return [zeros(leaf.aval) if c is None else c for leaf, c in zip(leaves, cts)]
-
-
-def to_numpy_tree(value: Any) -> Any:
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        return value[()]
-    return value

@@ -10,11 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from tf8 import tree
 from tf8.errors import TreeStructureError
-from tf8.traced import TracedTensor
 
 from .arguments import as_traced, check_callable, zeros_for
 from .linearize import jvp_graph, transpose_graph
@@ -66,10 +63,7 @@ def graph_vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any,
     out_values = arguments.finish(outs)
     primal_out = tree.tree_unflatten(out_def, out_values)
     # Concrete outputs know their run-time shapes (sizes a symbolic aval leaves open).
-    out_shapes = [
-        np.shape(v) if not isinstance(v, TracedTensor) else o.shape
-        for v, o in zip(out_values, outs)
-    ]
+    out_shapes = [v.shape if v._value is not None else o.shape for v, o in zip(out_values, outs)]
 
     def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
         cts = checked_cotangents(cotangent, out_def, outs, out_shapes)

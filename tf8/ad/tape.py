@@ -37,7 +37,7 @@ from tf8.ops.definition import DERIVED, definition
 from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
 from tf8.ops.frames import current, frame_var
 from tf8.ops.primitive import make_primitive
-from tf8.traced import NeedGraph, TracedTensor
+from tf8.traced import NeedGraph, TracedTensor, wrap
 
 from .arguments import as_traced
 from .derive import VJP
@@ -280,7 +280,7 @@ def _same(t: TracedTensor) -> Any:
 
 def results(values: Sequence[Any], like: Sequence[TracedTensor]) -> list[Any]:
     """What a tape transform returns for `values` (TracedTensors, numpy arrays, or None for
-    zeros shaped like `like`): at top level, read-only numpy; inside enclosing tapes, the
+    zeros shaped like `like`): at top level, computed Arrays; inside enclosing tapes, the
     TracedTensors themselves, which those tapes follow."""
     if current().tapes:
         return [zeros(t.aval) if v is None else as_traced(v) for v, t in zip(values, like)]
@@ -291,13 +291,9 @@ def results(values: Sequence[Any], like: Sequence[TracedTensor]) -> list[Any]:
         elif isinstance(v, TracedTensor):
             if v._value is None:
                 raise NeedGraph("a result without a value")
+            if v._key is None:  # already a computed value with no graph behind it
+                arrays.append(v)
+                continue
             v = v._value
-        v = np.asarray(v)
-        if v.ndim == 0:  # as top-level transforms return them: 0-d arrays as numpy scalars
-            arrays.append(v[()])
-            continue
-        if v.flags.writeable:  # read-only, as JAX arrays are
-            v = v.view()
-            v.flags.writeable = False
-        arrays.append(v)
+        arrays.append(wrap(np.asarray(v)))
     return arrays

@@ -157,7 +157,7 @@ def unpack_optimizer_state(opt_state: OptimizerState) -> Any:
     >>> from tf8.example_libraries import optimizers
     >>> state = optimizers.momentum(0.1, 0.9)[0]({"w": 1.0})
     >>> optimizers.unpack_optimizer_state(state)
-    {'w': JoinPoint((1.0, TracedTensor(0., dtype=float64)))}
+    {'w': JoinPoint((1.0, Array(0., dtype=float64, weak_type=True)))}
 
     As JAX's (JoinPoint has a repr here).
     """

@@ -91,6 +91,29 @@ def _call(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]
     return fn(*args, **kwargs)
 
 
+def _all_computed(value: Any) -> bool:
+    """True when every TracedTensor in `value` (through lists, tuples and dicts) has a value
+    nothing differentiates, so numpy may read it."""
+    if isinstance(value, TracedTensor):
+        return not value._unbound and value._differentiated_by() is None
+    if isinstance(value, (list, tuple)):
+        return all(_all_computed(v) for v in value)
+    if isinstance(value, dict):
+        return all(_all_computed(v) for v in value.values())
+    return True
+
+
+def _as_numpy(value: Any) -> Any:
+    """`value` with every TracedTensor in it (through lists, tuples, dicts) as numpy."""
+    if isinstance(value, TracedTensor):
+        return np.asarray(value)
+    if type(value) in (list, tuple):
+        return type(value)(_as_numpy(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _as_numpy(v) for k, v in value.items()}
+    return value
+
+
 def array_function(
     self: TracedTensor, func: Any, types: Any, args: tuple, kwargs: dict[str, Any]
 ) -> Any:
@@ -101,6 +124,10 @@ def array_function(
     fn = function_table().get(func)
     if fn is None:
         reason = REASONS.get(getattr(func, "__name__", ""))
+        if reason is None and _all_computed((args, kwargs)):
+            # numpy code receiving computed Arrays keeps working, as with JAX's arrays: the
+            # function runs on their (read-only) numpy values and returns numpy's answer
+            return func(*_as_numpy(args), **_as_numpy(kwargs))
         why = f": {reason}" if reason else " (no tf8.numpy function of that name)"
         raise UnsupportedOperationError(f"{name} is not supported on traced values{why}")
     kwargs = dict(kwargs)

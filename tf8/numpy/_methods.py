@@ -62,6 +62,18 @@ def _swap(fn: Callable[[Any, Any], TracedTensor]) -> Callable[[Any, Any], Traced
     return lambda self, other: fn(other, self)
 
 
+def _deferring(fn: Callable[[Any, Any], TracedTensor]) -> Callable[[Any, Any], Any]:
+    """`==`/`!=` that hand over to an operand which opts out of numpy's protocols (its type
+    sets `__array_ufunc__ = None`, as `pytest.approx` does), as numpy's and JAX's arrays do."""
+
+    def compare(self: TracedTensor, other: Any) -> Any:
+        if getattr(type(other), "__array_ufunc__", True) is None:
+            return NotImplemented
+        return fn(self, other)
+
+    return compare
+
+
 _OPERATORS = {
     "__add__": add,
     "__radd__": _swap(add),
@@ -91,8 +103,8 @@ _OPERATORS = {
     "__le__": less_equal,
     "__gt__": greater,
     "__ge__": greater_equal,
-    "__eq__": equal,
-    "__ne__": not_equal,
+    "__eq__": _deferring(equal),
+    "__ne__": _deferring(not_equal),
     "__neg__": negative,
     "__pos__": positive,
     "__abs__": absolute,

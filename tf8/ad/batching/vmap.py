@@ -29,7 +29,7 @@ from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, dims_equal, shape_str
-from tf8.traced import TracedTensor, evaluate_all, in_transform
+from tf8.traced import TracedTensor, evaluate_all, in_transform, wrap
 
 from ..arguments import as_traced, check_callable
 from .core import moveaxis, with_batch_at
@@ -188,7 +188,7 @@ def vmap(
         concrete = all(m.value.is_concrete for m in batched) and all(r.is_concrete for r in results)
         if not in_transform() and concrete:
             values_out = evaluate_all(results)
-            return tree.tree_unflatten(out_def, [v[()] if v.ndim == 0 else v for v in values_out])
+            return tree.tree_unflatten(out_def, [wrap(v) for v in values_out])
         return tree.tree_unflatten(out_def, results)
 
     vmapped.__name__ = f"vmap({name})"

@@ -1,0 +1,98 @@
+"""JAX's context managers that change how code runs for a block: `disable_jit`,
+`ensure_compile_time_eval` and `default_matmul_precision`."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from tf8 import config
+from tf8.errors import ParameterError
+from tf8.ops import switches
+from tf8.ops.frames import current, frame_var
+
+__all__ = ["default_matmul_precision", "disable_jit", "ensure_compile_time_eval"]
+
+
+@contextlib.contextmanager
+def disable_jit(disable: bool = True) -> Iterator[None]:
+    """Within the block, `jit`-decorated functions run op by op, for debugging (`print`
+    and Python control flow on values work inside them).
+
+    Args:
+      disable: False turns jit back on within an outer `disable_jit()` block.
+
+    >>> import tf8, numpy as np
+    >>> f = tf8.jit(lambda x: type(x).__name__)
+    >>> with tf8.disable_jit():
+    ...     f(np.ones(2))
+    'ndarray'
+
+    As JAX's (`tf8.config.update("jax_disable_jit", True)` sets it for the process).
+    Control-flow ops (`lax.scan`, `cond`, ...) still trace their bodies, as JAX's do.
+    """
+    before = switches.disable_jit
+    config.update("jax_disable_jit", bool(disable))
+    try:
+        yield
+    finally:
+        config.update("jax_disable_jit", before)
+
+
+@contextlib.contextmanager
+def ensure_compile_time_eval() -> Iterator[None]:
+    """Within the block, ops on concrete values compute at once even while `jit` traces,
+    so their results are concrete (Python control flow on them works).
+
+    >>> import tf8, tf8.numpy as tnp, numpy as np
+    >>> @tf8.jit
+    ... def f(x):
+    ...     with tf8.ensure_compile_time_eval():
+    ...         n = int(tnp.sum(tnp.arange(4)))  # concrete: computed while tracing
+    ...     return x * n
+    >>> f(np.ones(2))
+    Array([6., 6.], dtype=float64)
+
+    As JAX's. Under a transform that differentiates (`grad` and friends), ops are still
+    recorded, so derivatives stay right; values that depend on `jit`'s arguments stay traced.
+    """
+    frame = current()
+    if frame.levels or frame.tapes or frame.hidden:  # something differentiates: record
+        yield
+        return
+    token = frame_var.set(None)  # outside every transform for the block
+    try:
+        yield
+    finally:
+        frame_var.reset(token)
+
+
+_PRECISIONS = frozenset(
+    ["bfloat16", "tensorfloat32", "float32", "highest", "default", "high", "fastest"]
+    + ["ANY_F8_ANY_F8_F32", "F16_F16_F32", "BF16_BF16_F32", "TF32_TF32_F32", "F32_F32_F32"]
+    + ["F64_F64_F64", "BF16_BF16_F32_X3", "BF16_BF16_F32_X6", "BF16_BF16_F32_X9"]
+)
+
+
+@contextlib.contextmanager
+def default_matmul_precision(precision: str) -> Iterator[None]:
+    """Within the block, JAX computes matmuls and convolutions at `precision` on
+    accelerators; tf8's CPU kernels always compute at the arrays' own precision.
+
+    Args:
+      precision: one of JAX's names ("bfloat16", "tensorfloat32", "float32", "highest",
+        "default", "high", "fastest", or a `DotAlgorithmPreset` name).
+
+    >>> import tf8, tf8.numpy as tnp
+    >>> with tf8.default_matmul_precision("float32"):
+    ...     tnp.ones((2, 2)) @ tnp.ones(2)
+    Array([2., 2.], dtype=float64)
+
+    As JAX's on its CPU backend, where the setting changes nothing either.
+    """
+    if precision not in _PRECISIONS:
+        raise ParameterError(
+            f"default_matmul_precision: unknown precision {precision!r} "
+            f"(one of {sorted(p for p in _PRECISIONS if p.islower())})"
+        )
+    yield
