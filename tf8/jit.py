@@ -96,22 +96,25 @@ class Jitted:
             shapes = tuple(
                 [(a.shape, a.dtype) if type(a) is np.ndarray else array_key(a) for a in args]
             )
+            found = self._array_entries.get(shapes)  # a key holding None (not an array) misses
+            if found is not None:
+                entry, plain = found  # plain: every argument a numpy array, passed as is
+                return self._execute(entry, args if plain else leaf_values(args))
             arrays_only = None not in shapes
-            if arrays_only:
-                entry = self._array_entries.get(shapes)
-                if entry is not None:
-                    return self._execute(entry, leaf_values(args))
         if self._has_static or kwargs:
             dynamic, statics = self._static.split(args, kwargs)
         else:
             dynamic, statics = args, ()
         leaves, treedef = tree_flatten(dynamic)
-        signature = []
-        for leaf in leaves:
+        signature, values = [], leaves
+        for i, leaf in enumerate(leaves):
             if type(leaf) is np.ndarray:
                 signature.append((leaf.shape, leaf.dtype))
             elif type(leaf) is TracedTensor and leaf._value is not None:
                 signature.append((leaf.aval, leaf._weak))
+                if values is leaves:
+                    values = list(leaves)
+                values[i] = leaf._value
             else:
                 kind = leaf_kind(leaf)
                 if kind is INLINE:
@@ -130,8 +133,9 @@ class Jitted:
             with collector.paused():
                 entry = self._miss(key, leaves, treedef, statics, (args, kwargs))
                 if arrays_only:
-                    self._array_entries.put(shapes, entry)
-        return self._execute(entry, leaf_values(leaves))
+                    plain = all(type(a) is np.ndarray for a in args)
+                    self._array_entries.put(shapes, (entry, plain))
+        return self._execute(entry, values)
 
     def _execute(self, entry: Entry, leaves: list[Any]) -> Any:
         """Run a cached trace on the argument leaves and hand back the output pytree."""
@@ -141,14 +145,21 @@ class Jitted:
         if trace.inputs is not None:
             leaves = [leaves[i] for i in trace.inputs]
         avals = trace.avals
+        values = trace.run(leaves)
+        if trace.direct:  # one output of a known aval, on an eager engine: the common case
+            value, aval = values[0], avals[0]
+            aval = aval if value.dtype is aval.dtype else None  # else a kernel's own dtype
+            out = TracedTensor(None, aval, None, False, value)
+            out._weak = trace.weak != ()
+            return out
         if trace.lazy:  # a lazy engine's outputs (dask arrays) stay lazy
-            outputs = [wrap(v) if type(v) is np.ndarray else v for v in trace.run(leaves)]
+            outputs = [wrap(v) if type(v) is np.ndarray else v for v in values]
         elif avals is None:
-            outputs = [wrap(v) for v in trace.run(leaves)]
+            outputs = [wrap(v) for v in values]
         else:
             outputs = [
-                wrap(v, a if v.dtype is a.dtype else None)  # a kernel's own dtype shows
-                for v, a in zip(trace.run(leaves), avals)
+                TracedTensor(None, a if v.dtype is a.dtype else None, None, False, v)
+                for v, a in zip(values, avals)
             ]
         for i in trace.weak:
             outputs[i]._weak = True

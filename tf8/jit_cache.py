@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8 import api
+from tf8 import api, config
 from tf8.compiler import CompiledGraph
 from tf8.graph.caches import LRUCache
 from tf8.runtime.engines import LAZY_ARRAYS
@@ -21,7 +21,17 @@ from tf8.tree import PyTreeDef
 class Trace:
     """One traced signature: the compiled graph, its prepared program and how to feed it."""
 
-    __slots__ = ("compiled", "run", "inputs", "out_tree", "weak", "single", "avals", "lazy")
+    __slots__ = (
+        "compiled",
+        "run",
+        "inputs",
+        "out_tree",
+        "weak",
+        "single",
+        "avals",
+        "lazy",
+        "direct",
+    )
 
     def __init__(
         self,
@@ -43,7 +53,10 @@ class Trace:
         self.weak = weak  # the weakly typed outputs (JAX keeps an output's weak type)
         self.single = out_tree.num_nodes == 1 and out_tree.num_leaves == 1
         self.avals = avals  # the outputs' avals when every shape is static, else None
+        if engine is None:  # the configured default, which the trace keeps for its life
+            engine = config.tf8_default_engine
         self.lazy = engine in LAZY_ARRAYS  # a lazy engine's outputs stay lazy arrays
+        self.direct = self.single and avals is not None and not self.lazy
 
 
 class Entry:

@@ -148,13 +148,14 @@ class TracedTensor(OnCpu):
         aval: Aval,
         bindings: Bindings | None = _EMPTY,
         unbound: bool = False,
+        value: np.ndarray | None = None,
     ) -> None:
         self._key = key
-        self.aval = aval
+        self.aval = aval or aval_of(value.shape, value.dtype)  # type: ignore[union-attr]
         self._bindings_ = bindings
         self._unbound = unbound
         self._weak = False  # weakly typed (a Python scalar's stand-in): promotion defers
-        self._value: np.ndarray | None = None
+        self._value = value  # the computed value, when it is known
 
     @property
     def key(self) -> ValueKey:
@@ -353,9 +354,7 @@ Array = TracedTensor  # JAX's jax.Array: the one type of every value tf8 hands b
 def wrap(value: np.ndarray, aval: Aval | None = None) -> TracedTensor:
     """A computed numpy array (of `aval`, when the caller knows it) as the Array the API hands
     back. Nothing else holds `value`; `__array__` makes it read-only when it leaves."""
-    t = TracedTensor(None, aval or aval_of(value.shape, value.dtype), None)
-    t._value = value
-    return t
+    return TracedTensor(None, aval, None, False, value)
 
 
 def _leaf(value: np.ndarray | None, aval: Aval, name: str | None, kind: str) -> TracedTensor:
