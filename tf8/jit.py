@@ -46,6 +46,8 @@ from tf8.tree import PyTreeDef, tree_flatten
 
 __all__ = ["Jitted", "jit", "make_program"]
 
+_new = object.__new__
+
 
 class Jitted:
     """A jit-compiled function: call it like the original; `lower(*args)` shows the program.
@@ -148,9 +150,11 @@ class Jitted:
         values = trace.run(leaves)
         if trace.direct:  # one output of a known aval, on an eager engine: the common case
             value, aval = values[0], avals[0]
-            aval = aval if value.dtype is aval.dtype else None  # else a kernel's own dtype
-            out = TracedTensor(None, aval, None, False, value)
-            out._weak = trace.weak != ()
+            if value.dtype is not aval.dtype:  # a kernel's own dtype shows
+                aval = aval_of(value.shape, value.dtype)
+            out = _new(TracedTensor)  # TracedTensor(None, aval, None, False, value), inlined
+            out._key = out._bindings_ = None
+            out.aval, out._value, out._unbound, out._weak = aval, value, False, trace.weak_one
             return out
         if trace.lazy:  # a lazy engine's outputs (dask arrays) stay lazy
             outputs = [wrap(v) if type(v) is np.ndarray else v for v in values]

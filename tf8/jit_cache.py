@@ -31,6 +31,7 @@ class Trace:
         "avals",
         "lazy",
         "direct",
+        "weak_one",
     )
 
     def __init__(
@@ -57,6 +58,7 @@ class Trace:
             engine = config.tf8_default_engine
         self.lazy = engine in LAZY_ARRAYS  # a lazy engine's outputs stay lazy arrays
         self.direct = self.single and avals is not None and not self.lazy
+        self.weak_one = weak != ()  # the one output is weak (on the direct path)
 
 
 class Entry:

@@ -7,7 +7,6 @@ functions tf8 cannot express (putmask, copyto, ...) exist and raise UnsupportedO
 from __future__ import annotations
 
 from tf8 import fft
-from tf8.lax.einsum import einsum
 
 from . import linalg
 from ._along import cross, take_along_axis
@@ -70,6 +69,7 @@ from ._creation import (
     zeros_like,
 )
 from ._cumulative import cumlogsumexp, cummax, cummin
+from ._einsum import einsum
 from ._extremes import amax, amin, argmax, argmin, max, min, ptp
 from ._float_ufuncs import (
     arccos,
@@ -256,7 +256,7 @@ from ._shape import (
     swapaxes,
     transpose,
 )
-from ._types import copy, iscomplex, iscomplexobj, isreal, isrealobj
+from ._types import copy, iscomplex, iscomplexobj, isreal, isrealobj, isscalar
 from ._unsupported import UNSUPPORTED
 from .quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
 from .sorting import (

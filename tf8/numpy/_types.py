@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
@@ -42,3 +44,19 @@ def isreal(x: ArrayLike) -> TracedTensor:
 def copy(a: ArrayLike, order: str = "K", subok: bool = False) -> Any:
     """Traced values are immutable, so a copy is the value itself."""
     return asarray(a)
+
+
+def isscalar(element: Any) -> bool:
+    """True for a scalar: a Python or numpy scalar, or a 0-d array (numpy, or a `tf8.Array`,
+    traced ones included).
+
+    >>> import tf8.numpy as tnp, numpy as np
+    >>> tnp.isscalar(2.0), tnp.isscalar(tnp.asarray(2.0)), tnp.isscalar(np.ones(2))
+    (True, True, False)
+
+    As JAX's `jnp.isscalar`, which (unlike numpy's) counts 0-d arrays as scalars; anything
+    else is numpy's `isscalar` (so a string is a scalar, a list is not).
+    """
+    if isinstance(element, (TracedTensor, np.ndarray)):
+        return element.ndim == 0
+    return bool(np.isscalar(element))
