@@ -51,7 +51,13 @@ from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
 from tf8.graph.caches import cache_info, clear_caches
 from tf8.jit import jit, make_program
 from tf8.lax.scopes import recording
-from tf8.modes import default_matmul_precision, disable_jit, ensure_compile_time_eval
+from tf8.modes import (
+    default_matmul_precision,
+    disable_jit,
+    ensure_compile_time_eval,
+    no_tracing,
+    print_environment_info,
+)
 from tf8.numpy import _dispatch, _methods
 from tf8.ops.devices import Device
 from tf8.placement import (
@@ -98,6 +104,8 @@ __all__ = [
     "float0",
     "jacobian",
     "make_jaxpr",
+    "no_tracing",
+    "print_environment_info",
     "Array",
     "Device",
     "block_until_ready",

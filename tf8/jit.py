@@ -256,6 +256,11 @@ class Jitted:
         engine: str | None,
     ) -> Trace:
         """Trace the function on placeholders of `avals`, compile and prepare the program."""
+        if switches.no_tracing:
+            raise TracingError(
+                f"{self._name()} would be traced for a new signature ({len(avals)} arguments) "
+                "inside tf8.no_tracing()"
+            )
         with transform_scope(symbolic=True):
             inputs = [make_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
             dynamic = treedef.unflatten(inputs)

@@ -11,7 +11,13 @@ from tf8.errors import ParameterError
 from tf8.ops import switches
 from tf8.ops.frames import current, frame_var
 
-__all__ = ["default_matmul_precision", "disable_jit", "ensure_compile_time_eval"]
+__all__ = [
+    "default_matmul_precision",
+    "disable_jit",
+    "ensure_compile_time_eval",
+    "no_tracing",
+    "print_environment_info",
+]
 
 
 @contextlib.contextmanager
@@ -96,3 +102,60 @@ def default_matmul_precision(precision: str) -> Iterator[None]:
             f"(one of {sorted(p for p in _PRECISIONS if p.islower())})"
         )
     yield
+
+
+@contextlib.contextmanager
+def no_tracing(value: bool = True) -> Iterator[None]:
+    """Within the block, a `jit` call that would trace (a new signature, or a new function)
+    raises `TracingError` instead: for checking that a loop reuses its compiled programs.
+
+    >>> import tf8, numpy as np
+    >>> f = tf8.jit(lambda x: x * 2.0)
+    >>> _ = f(np.ones(2))  # traced here
+    >>> with tf8.no_tracing():
+    ...     f(np.ones(2))  # cached: runs
+    Array([2., 2.], dtype=float64)
+
+    As JAX's context manager of that name (the `jax_no_tracing` option).
+    """
+    before = switches.no_tracing
+    switches.no_tracing = bool(value)
+    try:
+        yield
+    finally:
+        switches.no_tracing = before
+
+
+def print_environment_info(return_string: bool = False) -> str | None:
+    """The versions of tf8, Python, numpy, scipy and the optional engines, the platform and
+    tf8's settings: what to include in a bug report.
+
+    Args:
+      return_string: return the text instead of printing it.
+
+    >>> import tf8
+    >>> "tf8:" in tf8.print_environment_info(return_string=True)
+    True
+
+    As JAX's, with tf8's packages and settings in place of jaxlib's and the devices'.
+    """
+    import importlib.metadata
+    import platform
+    import sys
+
+    def version(name: str) -> str:
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            return "not installed"
+
+    lines = [f"tf8:    {version('tf8')}"]
+    lines += [f"{name + ':':7} {version(name)}" for name in ("numpy", "scipy", "numba", "dask")]
+    lines.append(f"python: {sys.version.split()[0]}")
+    lines.append(f"platform: {platform.platform()}")
+    lines.append(f"settings: {config.config!r}")
+    text = "\n".join(lines)
+    if return_string:
+        return text
+    print(text)
+    return None

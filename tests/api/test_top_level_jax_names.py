@@ -24,7 +24,7 @@ NEW_NAMES = [
     "ensure_compile_time_eval", "default_matmul_precision", "custom_gradient",
     "closure_convert", "device_put", "device_get", "block_until_ready", "devices",
     "local_devices", "device_count", "local_device_count", "default_backend",
-    "process_count", "process_index",
+    "process_count", "process_index", "no_tracing", "print_environment_info",
 ]  # fmt: skip
 
 
@@ -174,3 +174,20 @@ def test_custom_derivatives_module_gathers_the_rule_api():
     cd = tf8.custom_derivatives
     assert cd.custom_vjp is tf8.custom_vjp and cd.custom_jvp is tf8.custom_jvp
     assert cd.custom_gradient is tf8.custom_gradient and cd.closure_convert is tf8.closure_convert
+
+
+def test_no_tracing_refuses_a_new_trace_and_runs_cached_programs():
+    f = tf8.jit(lambda x: x * 3.0)
+    f(np.ones(2))
+    with tf8.no_tracing():
+        np.testing.assert_array_equal(f(np.ones(2)), [3.0, 3.0])
+        with pytest.raises(tf8.errors.TracingError, match="no_tracing"):
+            f(np.ones(3))
+    np.testing.assert_array_equal(f(np.ones(3)), [3.0, 3.0, 3.0])  # allowed again
+
+
+def test_print_environment_info_names_the_packages(capsys):
+    text = tf8.print_environment_info(return_string=True)
+    for name in ("tf8:", "numpy:", "scipy:", "python:", "tf8_default_engine"):
+        assert name in text
+    assert tf8.print_environment_info() is None and "numpy:" in capsys.readouterr().out

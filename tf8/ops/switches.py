@@ -8,3 +8,10 @@ strict_indexing = False
 
 # jit calls its function directly, op by op ("jax_disable_jit", tf8.disable_jit())
 disable_jit = False
+
+# jit refuses to trace ("jax_no_tracing", tf8.no_tracing())
+no_tracing = False
+
+# 64-bit dtypes are on, as JAX's "jax_enable_x64" (tf8's default; JAX's is off). Set it only
+# through tf8.config.update, which swaps tf8.ops.dtypes' tables and clears tf8's caches.
+enable_x64 = True
