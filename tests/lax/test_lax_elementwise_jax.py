@@ -57,3 +57,13 @@ def test_round_keeps_a_weak_type():
 def test_refusals_jax_makes(call):
     with pytest.raises(errors.DTypeError):
         call()
+
+
+def test_select_takes_a_scalar_or_integer_predicate_and_clamp_takes_bools_as_jax():
+    a = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(tf8.lax.select(True, a, -a), a)  # jax: a
+    picked = tf8.lax.select(np.array([[1, 0, 2], [0, 1, 0]], np.int32), a, -a)
+    np.testing.assert_array_equal(picked, [[0.0, -1.0, 2.0], [-3.0, 4.0, -5.0]])  # jax
+    t, f = np.array(True), np.array(False)
+    np.testing.assert_array_equal(tf8.lax.clamp(f, np.array([True, False]), t), [True, False])
+    np.testing.assert_array_equal(tf8.lax.clamp(t, np.array([True, False]), t), [True, True])

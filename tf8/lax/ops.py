@@ -166,14 +166,22 @@ bitwise_not = _unary("not")
 
 
 def select(pred: Any, on_true: Any, on_false: Any) -> TracedTensor:
-    """lax.select: `on_true` where `pred`, else `on_false` (same shapes; pred is bool)."""
+    """lax.select: `on_true` where `pred`, else `on_false` (operands of one shape). As JAX's:
+    a 0-d predicate picks a whole operand, an integer one picks `on_true` where nonzero."""
     a, b = _operands(on_true, on_false)
-    return apply1("select", [_array(pred), a, b])
+    p = _array(pred)
+    if p.dtype in dt.INTEGERS:
+        p = compare(p, full(p.aval, 0), "ne")
+    if p.ndim == 0 and a.ndim:
+        p = _broadcast_in_dim(p, a.shape, ())
+    return apply1("select", [p, a, b])
 
 
 def clamp(min: Any, x: Any, max: Any) -> TracedTensor:  # noqa: A002
-    """lax.clamp(min, x, max) = minimum(maximum(x, min), max)."""
+    """lax.clamp(min, x, max) = minimum(maximum(x, min), max); of bools, (x or min) and max."""
     lo, value, hi = _operands(min, x, max)
+    if value.dtype == dt.bool_:
+        return apply1("and", [apply1("or", [value, lo]), hi])  # (_operands broadcast them)
     return apply1("clamp", [lo, value, hi])
 
 

@@ -38,4 +38,14 @@ ROWS: list[Row] = [
         "the rounding), following README's rule: never a silent wrong answer.",
         differs="values *, JAX [[]inf]",
     ),
+    corpus(
+        "lax.clamp",
+        "complex128[[]1], complex128[[]1], complex128[[]1]",
+        "[jv][vj]p*",
+        "`tf8.lax.clamp` of complex operands differentiates.",
+        "JAX 0.10 clamps complex values (in numpy's lexicographic order) but raises TypeError "
+        "when asked for the derivative. tf8's clamp rule is one rule for every inexact dtype "
+        "(DESIGN §4): the derivative flows to whichever operand is picked, as for real ones.",
+        differs="no error (JAX raised TypeError)",
+    ),
 ]
