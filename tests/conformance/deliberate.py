@@ -147,13 +147,29 @@ DELIBERATE: list[Row] = [
         "(DESIGN §5); JAX's `einsum_path` is opt_einsum's.",
     ),
     api(
-        "`tnp.ndarray` is `TracedTensor`, and the dtype helpers are numpy's own.",
+        "`tnp.ndarray` is `tf8.Array`, and the dtype helpers are numpy's own.",
         "tests/api/test_numpy_dtype_objects.py::test_type_queries_are_numpys",
         "`finfo`, `iinfo`, `issubdtype`, `dtype` and the abstract classes (`tnp.floating`, ...) "
-        "are numpy's, where JAX has `jax.Array` and its own helpers: tf8's dtypes are numpy's "
-        "dtypes (DESIGN §2).",
+        "are numpy's, where JAX has its own helpers: tf8's dtypes are numpy's dtypes (DESIGN "
+        "§2). `tf8.Array` is the class `TracedTensor` (DESIGN §3).",
     ),
     # --- the jit API --------------------------------------------------------------------------
+    api(
+        "`make_jaxpr` prints tf8's program, not a jaxpr.",
+        "tests/api/test_top_level_jax_names.py::test_make_jaxpr_prints_the_program_jit_runs",
+        "It returns a `ClosedProgram` over the `CompiledGraph` that `jit` runs, after tf8's graph "
+        "optimisations (DESIGN, the pipeline): `str()` is the program text, `.in_avals`, "
+        "`.out_avals`, `.consts` and `.eqns` are there as JAX's names, as "
+        "`ShapeDtypeStruct`s and ops.",
+    ),
+    api(
+        "`closure_convert` hoists every array the function reads from outside.",
+        "tests/api/test_top_level_jax_names.py::"
+        "test_closure_convert_hoists_closed_over_values_and_differentiates_them",
+        "JAX hoists only traced values and keeps concrete ones inside the function; tf8's traced "
+        "sub-program takes every captured array as an input (DESIGN §4, closed sub-programs), so "
+        "each is a const. The converted function computes the same values and derivatives.",
+    ),
     api(
         "`jit`'s `donate_argnums`/`donate_argnames` are accepted and change nothing.",
         "tests/api/test_jit_api_details.py::test_jax_options_are_accepted_and_change_nothing",
