@@ -55,6 +55,8 @@ from tf8.modes import (
     default_matmul_precision,
     disable_jit,
     ensure_compile_time_eval,
+    named_call,
+    named_scope,
     no_tracing,
     print_environment_info,
 )
@@ -104,6 +106,8 @@ __all__ = [
     "float0",
     "jacobian",
     "make_jaxpr",
+    "named_call",
+    "named_scope",
     "no_tracing",
     "print_environment_info",
     "Array",

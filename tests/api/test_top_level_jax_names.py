@@ -24,7 +24,8 @@ NEW_NAMES = [
     "ensure_compile_time_eval", "default_matmul_precision", "custom_gradient",
     "closure_convert", "device_put", "device_get", "block_until_ready", "devices",
     "local_devices", "device_count", "local_device_count", "default_backend",
-    "process_count", "process_index", "no_tracing", "print_environment_info",
+    "process_count", "process_index", "no_tracing", "print_environment_info", "named_scope",
+    "named_call",
 ]  # fmt: skip
 
 
@@ -191,3 +192,29 @@ def test_print_environment_info_names_the_packages(capsys):
     for name in ("tf8:", "numpy:", "scipy:", "python:", "tf8_default_engine"):
         assert name in text
     assert tf8.print_environment_info() is None and "numpy:" in capsys.readouterr().out
+
+
+def test_named_scopes_name_the_ops_in_the_program_text():
+    def f(x):
+        with tf8.named_scope("outer"):
+            y = tnp.tanh(x)
+            with tf8.named_scope("inner"):
+                z = tnp.exp(y)
+        return z - 3.0
+
+    lines = str(tf8.make_jaxpr(f)(np.ones(3))).splitlines()
+    assert any("tanh(" in line and line.endswith("# outer") for line in lines)
+    assert any("exp(" in line and line.endswith("# outer/inner") for line in lines)
+    assert any("sub(" in line and "#" not in line for line in lines)
+    named = tf8.named_call(lambda x: tnp.cosh(x), name="hyper")
+    assert any(
+        "cosh(" in line and line.endswith("# hyper")
+        for line in str(tf8.make_jaxpr(named)(1.0)).splitlines()
+    )
+    np.testing.assert_allclose(tf8.jit(f)(np.ones(3)), np.exp(np.tanh(1.0)) - 3.0)
+    assert (
+        tf8.make_program(f)(np.ones(3)).fingerprint
+        == tf8.make_program(lambda x: tnp.exp(tnp.tanh(x)) - 3.0)(np.ones(3)).fingerprint
+    )  # names are metadata, outside the program's identity
+    with pytest.raises(ParameterError, match="str"):
+        tf8.named_scope(3).__enter__()

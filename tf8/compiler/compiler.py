@@ -16,6 +16,7 @@ from tf8.graph import OperationKey, OperationRole, ValueKey, compile_program, ma
 from tf8.lax.core import merge_bindings
 from tf8.ops.definition import infer
 from tf8.ops.leaves import Conflict, LeafKey
+from tf8.ops.names import scopes_of
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import ShapeGuard
 from tf8.traced import TracedTensor
@@ -32,7 +33,7 @@ class CompiledGraph(Drawable):
     instruction's role (`roles`: linearized ops are drawn apart). It keeps no other key of the
     graph it was compiled from, so that graph is freed once the tracing is done."""
 
-    __slots__ = ("program", "inputs", "bindings", "fingerprint", "roles")
+    __slots__ = ("program", "inputs", "bindings", "fingerprint", "roles", "scopes")
 
     def __init__(
         self,
@@ -40,11 +41,13 @@ class CompiledGraph(Drawable):
         inputs: tuple[ValueKey, ...],
         bindings: Mapping[ValueKey, np.ndarray],
         roles: tuple[OperationRole, ...],
+        scopes: tuple[str, ...] | None = None,
     ) -> None:
         self.program = program
         self.inputs = inputs
         self.bindings = dict(bindings)
         self.roles = roles
+        self.scopes = scopes  # each instruction's tf8.named_scope ("": none), or None: none
         self.fingerprint = SemanticFingerprint.of(program)
 
     @property
@@ -71,7 +74,7 @@ class CompiledGraph(Drawable):
             f"{len(self.program.instructions)} ops, {len(self.program.output_slots)} outputs, "
             f"fingerprint {self.fingerprint.hex()[:16]}"
         )
-        return head + "\n" + format_program(self.program, labels)
+        return head + "\n" + format_program(self.program, labels, scopes=self.scopes)
 
     def to_dot(self) -> str:
         """Graphviz DOT text: one node per op, linearized ops styled apart, sub-programs as
@@ -153,7 +156,7 @@ class GraphCompiler:
         else:
             program = _semantic_program(ssa, input_keys, bound, flat.operations)
         roles = tuple([op_key._structure[1] for op_key in flat.operations])
-        return CompiledGraph(program, tuple(input_keys), bound, roles)
+        return CompiledGraph(program, tuple(input_keys), bound, roles, scopes_of(flat.operations))
 
 
 def _flatten_outputs(outputs: Iterable[Any]) -> list[TracedTensor]:

@@ -131,17 +131,20 @@ def format_program(
     program: SemanticProgram,
     input_labels: Sequence[str],
     bindings: Mapping[int, np.ndarray] | None = None,
+    scopes: Sequence[str] | None = None,
 ) -> str:
-    """Readable listing: inputs with their avals, one line per op, outputs."""
+    """Readable listing: inputs with their avals, one line per op (with its named scope),
+    outputs."""
     lines = []
     for i, (aval, label) in enumerate(zip(program.input_avals, input_labels)):
         kind = "bound" if program.input_bound[i] else "placeholder"
         lines.append(f"  %{i}: {aval}  # input {label} ({kind})")
-    for inst in program.instructions:
+    for k, inst in enumerate(program.instructions):
         outs = ", ".join(f"%{s}" for s in inst.outputs)
         ins = ", ".join(f"%{s}" for s in inst.inputs)
         avals = ", ".join(str(program.slot_avals[s]) for s in inst.outputs)
-        lines.append(f"  {outs} = {inst.op!r}({ins})  : {avals}")
+        scope = f"  # {scopes[k]}" if scopes and scopes[k] else ""
+        lines.append(f"  {outs} = {inst.op!r}({ins})  : {avals}{scope}")
         for sub in getattr(inst.op, "subprograms", ()):  # control ops: their bodies, nested
             lines.append(sub.pretty())
     for guard in program.guards:

@@ -23,6 +23,7 @@ from tf8.ops.definition import PLANS, definition, infer, remember_plan
 from tf8.ops.fpstate import quietly
 from tf8.ops.frames import Frame, frame_var
 from tf8.ops.leaves import Bindings, merge_binding_dicts
+from tf8.ops.names import note_scope
 from tf8.ops.primitive import Aval, aval_of, make_primitive
 from tf8.ops.shapes import has_symbolic, is_symbolic
 from tf8.traced import OpMeta, TracedTensor, _refuse_tape
@@ -79,6 +80,7 @@ def record_outputs(
         op_key, outputs = _get_with_outputs(op, keys, PRIMARY)
         if op_key.meta is None:
             op_key.meta = meta if type(meta) is tuple else meta()
+            note_scope(op_key)
         return op_key, outputs
     if frame.tapes:
         _refuse_tape("recording", op)
@@ -93,6 +95,7 @@ def record_outputs(
     op_key, outputs = _get_with_outputs(op, keys, role)
     if op_key.meta is None:
         op_key.meta = meta if type(meta) is tuple else meta()
+        note_scope(op_key)
     if role is not PRIMARY:
         linear.update(outputs)  # type: ignore[union-attr]
     tracked = frame.tracked
