@@ -18,4 +18,15 @@ ROWS: list[Row] = [
         "derivatives) keep JAX's signs of zeros.",
         differs="the sign of a zero",
     ),
+    corpus(
+        "*",
+        "*",
+        "jit[[]dask[]]",
+        "On the Dask engine, an op it cannot run on the operands' chunks refuses them.",
+        "`gather` and `sort` along a chunked axis, and a `while_loop` (the gamma samplers' "
+        "rejection loop), raise `ChunkingError`, naming the op and what to do (rechunk, or "
+        "compute first), where JAX (one device, no chunks) computes: README's Dask section, "
+        "nothing is computed behind the user's back (DESIGN §6).",
+        differs="raised ChunkingError*",
+    ),
 ]
