@@ -15,6 +15,14 @@ Options (`tf8.config.options()` lists them):
   clamped into the axis, as JAX clamps it.
 - `jax_disable_jit` (`JAX_DISABLE_JIT`, default False): `jit` calls its function directly,
   op by op, as JAX's option of that name does (`tf8.disable_jit()` sets it for a block).
+- `jax_enable_x64` (`JAX_ENABLE_X64`, default True): 64-bit dtypes, as JAX's option of that
+  name. tf8's default is on (JAX's is off); turned off, tf8 follows JAX's 32-bit default:
+  float64, int64, uint64 and complex128 inputs and requested dtypes become float32, int32,
+  uint32 and complex64, Python scalars are weak 32-bit, `tnp.ones(3)` is float32 and
+  `tnp.arange(3)` int32, promotion results are narrowed the same way, and `tf8.random`
+  draws JAX's 32-bit values. Changing it clears tf8's caches (traces, prepared programs and
+  eager plans depend on it); as JAX expects, set it once, at startup, before making arrays:
+  arrays made before keep their dtypes.
 - `tf8_prepare_cache_size` (`TF8_PREPARE_CACHE_SIZE`, default 512): prepared programs each
   runtime keeps (least recently used first out).
 - `tf8_jit_cache_size` (`TF8_JIT_CACHE_SIZE`, default 256): argument signatures each jitted
@@ -36,6 +44,7 @@ from typing import Any
 
 from tf8.errors import ParameterError
 from tf8.graph import caches
+from tf8.ops import dtypes as dt
 from tf8.ops import switches
 from tf8.runtime.engines import get_engine
 
@@ -65,18 +74,34 @@ def _cache_size(kind: str) -> Callable[[Any], int]:
     return check
 
 
+def _boolean(value: Any, option: str) -> bool:
+    """A boolean option's value: a bool, 0 or 1, or its text ("true", "0", ...)."""
+    if isinstance(value, str) and value.strip().lower() in ("0", "1", "true", "false"):
+        value = value.strip().lower() in ("1", "true")
+    if not isinstance(value, (bool, int)) or value not in (0, 1):
+        raise ParameterError(f"{option}: expected True or False, got {value!r}")
+    return bool(value)
+
+
 def _switch(name: str, option: str) -> Callable[[Any], bool]:
     """The check of a boolean option that `tf8.ops.switches.<name>` mirrors for every layer."""
 
     def check(value: Any) -> bool:
-        if isinstance(value, str) and value.strip().lower() in ("0", "1", "true", "false"):
-            value = value.strip().lower() in ("1", "true")
-        if not isinstance(value, (bool, int)) or value not in (0, 1):
-            raise ParameterError(f"{option}: expected True or False, got {value!r}")
-        setattr(switches, name, bool(value))
-        return bool(value)
+        value = _boolean(value, option)
+        setattr(switches, name, value)
+        return value
 
     return check
+
+
+def _enable_x64(value: Any) -> bool:
+    """The check of jax_enable_x64: swaps the dtype tables and clears every cache on a
+    change (traces, prepared programs and eager plans hold the old dtypes)."""
+    on = _boolean(value, "jax_enable_x64")
+    if on != dt.x64_enabled():
+        dt.set_x64(on)
+        caches.clear_caches()
+    return on
 
 
 @dataclass(frozen=True)
@@ -104,6 +129,13 @@ OPTIONS: dict[str, Option] = {
             "TF8_STRICT_INDEXING",
             _switch("strict_indexing", "tf8_strict_indexing"),
             "an integer index out of bounds raises IndexingError (default: clamped, as JAX)",
+        ),
+        Option(
+            "jax_enable_x64",
+            True,
+            "JAX_ENABLE_X64",
+            _enable_x64,
+            "64-bit dtypes (tf8's default; off: JAX's 32-bit default dtypes and promotion)",
         ),
         Option(
             "jax_disable_jit",
@@ -141,7 +173,7 @@ class Config:
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_checked", set())
         for name in OPTIONS:
-            if name.endswith("_cache_size") or OPTIONS[name].default is False:  # set at start
+            if name.endswith("_cache_size") or isinstance(OPTIONS[name].default, bool):  # now
                 getattr(self, name)
 
     def __getattr__(self, name: str) -> Any:

@@ -1,5 +1,6 @@
 """`tf8.dtypes`: JAX's `jax.dtypes` names on tf8's dtypes (JAX's promotion lattice, 64 bits
-on, as `jax_enable_x64`).
+on by default, as `jax_enable_x64`; with `tf8.config.update("jax_enable_x64", False)` JAX's
+32-bit default).
 
 tf8 has no typed PRNG keys (`tf8.random.key` returns raw uint32 key data), so it has no
 `prng_key` or `extended` dtype; and no `bfloat16`.
@@ -43,7 +44,8 @@ iinfo = np.iinfo
 
 
 def canonicalize_dtype(dtype: Any, allow_extended_dtype: bool = False) -> np.dtype:
-    """The dtype tf8 computes `dtype` in (64 bits on, as JAX with `jax_enable_x64`).
+    """The dtype tf8 computes `dtype` in (float64 stays float64 with `jax_enable_x64` on, tf8's
+    default; with it off it is float32, int64 int32 and complex128 complex64, as JAX's).
 
     Args:
       dtype: anything `numpy.dtype` takes.

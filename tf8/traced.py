@@ -371,7 +371,7 @@ def tensor(array: Any, name: str | None = None) -> TracedTensor:
     """A leaf bound to concrete data (a *default binding*, not part of the structure)."""
     if isinstance(array, TracedTensor):
         return array
-    if type(array) is np.ndarray and array.dtype in dt.DTYPES:
+    if type(array) is np.ndarray and array.dtype in dt.NATIVE:
         value = array.copy()  # JAX copies too: later writes to `array` must not leak in
     else:
         value = concrete_array(array)

@@ -51,7 +51,7 @@ _COMPLEX_TRUNCATED_STDDEV = 0.95311164380491208
 
 
 def _dtype(dtype: Any) -> np.dtype:
-    return dt.float64 if dtype is None else dt.as_dtype(dtype)
+    return dt.as_dtype(float if dtype is None else dtype)  # (float32 with x64 off)
 
 
 def zeros(key: Any, shape: Sequence[int], dtype: Any = None) -> TracedTensor:

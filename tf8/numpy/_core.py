@@ -17,6 +17,7 @@ import numpy as np
 from tf8.errors import AxisError, DTypeError, ShapeError, UnsupportedOperationError
 from tf8.lax.core import apply1, concrete, eager_now
 from tf8.ops import dtypes as dt
+from tf8.ops import switches
 from tf8.ops.leaves import concrete_array
 from tf8.ops.primitive import ConstantValue, aval_of
 from tf8.ops.shapes import Dim, DimExpr, as_dim, dims_equal, shape_str
@@ -58,6 +59,8 @@ def constant(value: ArrayLike, dtype: Any = None) -> TracedTensor:
 def asarray(value: ArrayLike, dtype: Any = None, *, copy: Any = None) -> TracedTensor:
     """`value` as a TracedTensor: traced values pass through, lists of them are stacked; a
     Python int, float or complex stays weakly typed, as `jnp.asarray(1.5)` does."""
+    if dtype is not None and not switches.enable_x64:  # JAX's warning for a 64-bit request
+        dtype = dt.requested_dtype(dtype, "asarray")
     if isinstance(value, TracedTensor):
         return value if dtype is None else astype(value, dtype)
     if isinstance(value, (list, tuple)) and _contains_traced(value):

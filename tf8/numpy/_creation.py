@@ -37,7 +37,8 @@ from ._shape import concatenate, expand_dims, moveaxis, reshape
 
 
 def _dtype(dtype: Any, default: Any) -> np.dtype:
-    return dt.as_dtype(default if dtype is None else dtype)
+    """`dtype`, or the creation function's default (both canonical: float32 with x64 off)."""
+    return dt.as_dtype(default) if dtype is None else dt.requested_dtype(dtype, "array")
 
 
 def zeros(shape: Any, dtype: Any = None, order: str = "C", *, like: Any = None) -> TracedTensor:

@@ -91,7 +91,7 @@ def ix_(*args: ArrayLike) -> tuple[TracedTensor, ...]:
         if x.dtype == dt.bool_:
             (x,) = nonzero(x)
         elif x.shape == (0,):
-            x = x.astype(dt.int64)
+            x = x.astype(dt.index_dtype())
         out.append(reshape(x, (1,) * k + x.shape + (1,) * (len(args) - k - 1)))
     return tuple(out)
 

@@ -258,7 +258,7 @@ def _gradient_axis(y: TracedTensor, axis: int, h: Any, edge_order: int) -> Trace
         coords = asarray(h)
         if coords.ndim != 1 or coords.shape[0] != n:
             raise ShapeError(f"gradient: distances must be scalars or of length {n}")
-        coords = coords if dt.is_inexact(coords.dtype) else coords.astype(dt.float64)
+        coords = coords if dt.is_inexact(coords.dtype) else coords.astype(dt.as_dtype(dt.float64))
         steps = subtract(coords[1:], coords[:-1])
         dx1, dx2 = steps[:-1], steps[1:]
         first = (steps[0], steps[1] if n > 2 else steps[0])

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import InPlaceAssignmentError
+from tf8.ops import dtypes as dt
+from tf8.ops import switches
 from tf8.traced import TracedTensor
 
 from . import _contract as c
@@ -186,7 +188,9 @@ _METHODS = {
     "trace": lambda self, offset=0, axis1=0, axis2=1, dtype=None: mx.trace(
         self, offset, axis1, axis2, dtype
     ),
-    "astype": lambda self, dtype, copy=True: astype(self, dtype),
+    "astype": lambda self, dtype, copy=True: astype(
+        self, dtype if switches.enable_x64 else dt.requested_dtype(dtype, "astype")
+    ),
     "copy": lambda self: self,
     "item": _item,
     "tolist": _tolist,

@@ -101,16 +101,16 @@ def _traced_nonzero(x: TracedTensor, size: int, fill_value: Any) -> tuple:
     running count of non-zeros is j + 1 (a (size, n) comparison; no sort needed)."""
     mask = not_equal(ravel(x), 0)
     n = mask.shape[0]
-    rank = subtract(cumsum(mask.astype(dt.int64)), 1)
-    slots = expand_dims(arange(size, dtype=dt.int64), 1)
+    rank = subtract(cumsum(mask.astype(dt.index_dtype())), 1)
+    slots = expand_dims(arange(size, dtype=dt.index_dtype()), 1)
     hit = logical_and(expand_dims(mask, 0), equal(expand_dims(rank, 0), slots))
-    flat = sum_(where(hit, expand_dims(arange(n, dtype=dt.int64), 0), 0), axis=1)
+    flat = sum_(where(hit, expand_dims(arange(n, dtype=dt.index_dtype()), 0), 0), axis=1)
     found = any_(hit, axis=1)
     out = []
     stride = 1
     for axis in reversed(range(x.ndim)):
         index = remainder(floor_divide(flat, stride), x.shape[axis])
-        out.append(where(found, index, _fill(fill_value, axis)).astype(dt.int64))
+        out.append(where(found, index, _fill(fill_value, axis)).astype(dt.index_dtype()))
         stride *= x.shape[axis]
     return tuple(reversed(out))
 
@@ -183,7 +183,7 @@ def compress(
             f"got {size}"
         )
     (index,) = nonzero(cond, size=size)
-    keep = arange(size) < sum_(cond.astype(dt.int64))
+    keep = arange(size) < sum_(cond.astype(dt.index_dtype()))
     keep = reshape(keep, (size,) + (1,) * (x.ndim - axis - 1))
     fill = constant(np.asarray(fill_value).astype(x.dtype))
     return where_elementwise(keep, x[before + (index,)], fill)
@@ -220,7 +220,7 @@ def bincount(
                 "are not known under jit; pass length= as in JAX, or call it outside jit"
             )
         length = builtins.max(int(known.max()) + 1 if known.size else 0, int(minlength))
-    index = values.astype(dt.int64)
+    index = values.astype(dt.index_dtype())
     index = where_elementwise(index < 0, 0, index)  # negatives count in bin 0, as JAX
     slots = equal(expand_dims(index, 1), expand_dims(arange(length), 0))
     if weights is None:

@@ -173,7 +173,7 @@ def _traced_repeat_index(repeats: TracedTensor, n: Dim, total: int) -> TracedTen
     starts = subtract(cumsum(counts), counts)
     ramp = reshape(apply1("iota", [], shape=(total,), dtype=dt.int64, dimension=0), (total, 1))
     hits = less_equal(reshape(starts, (1, n)), ramp)
-    return subtract(sum_(hits.astype(dt.int64), axis=1), 1)
+    return subtract(sum_(hits.astype(dt.index_dtype()), axis=1), 1)
 
 
 def diff(

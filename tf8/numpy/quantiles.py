@@ -75,7 +75,7 @@ def _quantile(
     span = rows + qs.shape
 
     def at(index: TracedTensor) -> TracedTensor:
-        index = broadcast_to(clip(index, 0, max(n - 1, 0)).astype(dt.int64), span)
+        index = broadcast_to(clip(index, 0, max(n - 1, 0)).astype(dt.index_dtype()), span)
         return take_along_axis(ordered, index, -1, mode="clip")  # clipped above
 
     if method == "lower":

@@ -49,10 +49,12 @@ def infer_dtype(op: Any, avals: Sequence[Aval]) -> np.dtype:
         return dt.as_dtype(op["dtype"])
     if policy is DTypePolicy.BITCAST:
         return _bitcast_dtype(op, avals[0].dtype)
-    if policy is DTypePolicy.SHAPE or policy is DTypePolicy.INDEX:
-        if policy is DTypePolicy.INDEX and avals[0].dtype not in dt.INTEGERS + dt.FLOATS:
-            raise DTypeError(f"{op.name}: dtype {avals[0].dtype} not accepted (real numbers)")
+    if policy is DTypePolicy.SHAPE:
         return dt.int64
+    if policy is DTypePolicy.INDEX:
+        if avals[0].dtype not in dt.INTEGERS + dt.FLOATS:
+            raise DTypeError(f"{op.name}: dtype {avals[0].dtype} not accepted (real numbers)")
+        return dt.index_dtype()
     if policy is DTypePolicy.CONSTANT:
         dtype = dt.as_dtype(op["dtype"])
         if dtype not in dt.NUMERIC:  # iota: a ramp 0, 1, 2, ... has no bool form

@@ -3,16 +3,23 @@
 Promotion is JAX's (`jax.numpy.promote_types`, x64 on), not numpy's: Python scalars are weakly
 typed (`float32 * 2.0` is float32), and mixed widths join on JAX's lattice (`int32` with
 `float32` is float32 where numpy gives float64; `int64` with `float16` is float16). Functions
-that need an inexact dtype take JAX's (`sin(int32)` is float32, `sin(int64)` float64)."""
+that need an inexact dtype take JAX's (`sin(int32)` is float32, `sin(int64)` float64).
+
+With `jax_enable_x64` off (`set_x64(False)`, through `tf8.config.update`) tf8 follows JAX's
+32-bit default: the tables below are swapped, not branched on, so that float64, int64, uint64
+and complex128 canonicalize to float32, int32, uint32 and complex64 wherever a dtype enters
+(numpy inputs, requested dtypes, promotion results) and Python scalars are weak 32-bit."""
 
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from tf8.errors import DTypeError
+from tf8.ops import switches
 
 bool_ = np.dtype(np.bool_)
 uint8 = np.dtype(np.uint8)
@@ -50,25 +57,93 @@ INEXACT = FLOATS + COMPLEXES
 _WIDEN = {"b": int64, "i": int64, "u": int64, "f": float32}
 
 
+# The switch tables (`set_x64` rewrites them in place; every reader holds these objects):
+# each tf8 dtype's canonical dtype, the dtypes that are their own, and what a lone Python
+# scalar becomes.
+_CANON: dict[np.dtype, np.dtype] = {d: d for d in DTYPES}
+NATIVE: set[np.dtype] = set(DTYPES)
+NATIVE_INEXACT: set[np.dtype] = set(FLOATS + COMPLEXES)  # eager's fast paths' dtypes
+_SCALAR_DEFAULT: dict[type, np.dtype] = {
+    bool: bool_,
+    int: int64,
+    float: float64,
+    complex: complex128,
+}
+_NARROW = {int64: int32, float64: float32, complex128: complex64}  # x64 off, as JAX's
+
+
 def as_dtype(value: Any) -> np.dtype:
-    """The tf8 dtype named by `value` (a name, numpy type or dtype); DTypeError otherwise."""
+    """The tf8 dtype named by `value` (a name, numpy type or dtype), canonical (float64 is
+    float32 with `jax_enable_x64` off, as JAX's); DTypeError otherwise."""
     try:
         dtype = np.dtype(value)
     except TypeError as exc:
         raise DTypeError(f"{value!r} is not a dtype tf8 knows ({dtype_names()})") from exc
-    if dtype in DTYPES:
-        return dtype
+    found = _CANON.get(dtype)
+    if found is not None:
+        return found
     raise DTypeError(f"dtype {dtype} is not supported by tf8 (supported: {dtype_names()})")
 
 
+def _is_python_type(value: Any) -> bool:
+    """dtype=float asks for the default float (no warning); by identity: np.dtype == int."""
+    return value is int or value is float or value is complex
+
+
+def requested_dtype(value: Any, where: str) -> np.dtype:
+    """`as_dtype` of a dtype the user asked for; with x64 off a 64-bit one is narrowed with
+    JAX's UserWarning ("Explicitly requested dtype float64 ... truncated to float32")."""
+    dtype = as_dtype(value)
+    if not switches.enable_x64 and not _is_python_type(value) and np.dtype(value) in _NARROW:
+        warnings.warn(
+            f"Explicitly requested dtype {np.dtype(value)} requested in {where} is not "
+            f"available, and will be truncated to dtype {dtype}. To enable more dtypes, set "
+            "the jax_enable_x64 configuration option or the JAX_ENABLE_X64 shell environment "
+            "variable.",
+            UserWarning,
+            stacklevel=3,
+        )
+    return dtype
+
+
 def canonical_dtype(dtype: np.dtype) -> np.dtype:
-    """Map an incoming numpy dtype onto tf8's set (int8 → int64, float16 → float32, ...)."""
-    if dtype in DTYPES:
-        return dtype
+    """Map an incoming numpy dtype onto tf8's set (int8 → int64, float16 → float32, ...;
+    with x64 off float64 → float32, int64 → int32, uint64 → uint32, complex128 → complex64)."""
+    found = _CANON.get(dtype)
+    if found is not None:
+        return found
     widened = _WIDEN.get(dtype.kind)
     if widened is None or dtype.itemsize > 8:
         raise DTypeError(f"arrays of dtype {dtype} are not supported (supported: {dtype_names()})")
-    return widened
+    if not switches.enable_x64 and dtype.kind == "u" and dtype.itemsize == 8:
+        return uint32  # JAX's uint64 -> uint32 (tf8 has no uint64)
+    return _CANON[widened]
+
+
+def index_dtype() -> np.dtype:
+    """The dtype of argmax's and argsort's indices: int64, or int32 with x64 off (JAX's)."""
+    return _CANON[int64]
+
+
+def x64_enabled() -> bool:
+    """Whether 64-bit dtypes are on (`jax_enable_x64`; tf8's default, unlike JAX's)."""
+    return switches.enable_x64
+
+
+def set_x64(on: bool) -> None:
+    """Swap the tables for `jax_enable_x64` = `on` (callers clear tf8's caches too)."""
+    switches.enable_x64 = bool(on)
+    for d in DTYPES:
+        _CANON[d] = d if on else _NARROW.get(d, d)
+    NATIVE.clear()
+    NATIVE.update(d for d in DTYPES if _CANON[d] == d)
+    NATIVE_INEXACT.clear()
+    NATIVE_INEXACT.update(d for d in NATIVE if is_inexact(d))
+    for scalar, default in ((int, int64), (float, float64), (complex, complex128)):
+        _SCALAR_DEFAULT[scalar] = _CANON[default]
+    for node, default in (("i*", int64), ("f*", float64), ("c*", complex128)):
+        _WEAK_DEFAULT[node] = _CANON[default]
+    _join.cache_clear()
 
 
 def dtype_names() -> str:
@@ -159,7 +234,8 @@ _UPPER = _upper_bounds()
 def _join(nodes: tuple[Any, ...]) -> Any:
     """The least upper bound of lattice nodes (cached: promotion runs on every op)."""
     common = frozenset.intersection(*(_UPPER[n] for n in nodes))
-    return next(n for n in common if _UPPER[n] == common)
+    joined = next(n for n in common if _UPPER[n] == common)
+    return _CANON.get(joined, joined)  # (x64 off: JAX canonicalizes the join)
 
 
 class Weak(NamedTuple):
@@ -224,11 +300,14 @@ def check_ints_fit(dtype: np.dtype, operands: Any) -> None:
 
 
 def weak_scalar_dtype(value: bool | int | float | complex) -> np.dtype:
-    """The dtype a lone Python scalar takes (JAX's default x64 types)."""
+    """The dtype a lone Python scalar takes (JAX's default types: 64 bits with x64 on)."""
+    found = _SCALAR_DEFAULT.get(type(value))
+    if found is not None:
+        return found
     if isinstance(value, bool):
         return bool_
     if isinstance(value, int):
-        return int64
+        return _SCALAR_DEFAULT[int]
     if isinstance(value, float):
-        return float64
-    return complex128
+        return _SCALAR_DEFAULT[float]
+    return _SCALAR_DEFAULT[complex]

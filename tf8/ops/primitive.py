@@ -12,8 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import ParameterError
+from tf8.errors import DTypeError, ParameterError
 from tf8.graph.caches import Table
+from tf8.ops import dtypes as dt
+from tf8.ops import switches
 from tf8.ops.avals import Aval, ConstantValue, aval_of
 from tf8.ops.definition import DERIVED, PLANS, OpDefinition
 from tf8.ops.primitives import PRIMITIVES
@@ -43,6 +45,15 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+def _narrowed(value: Any) -> Any:
+    """A `dtype` parameter with jax_enable_x64 off: its canonical (32-bit) dtype, so that the
+    kernel computes in the dtype the op's aval says."""
+    try:
+        return dt.canonical_dtype(np.dtype(value))
+    except (TypeError, DTypeError):
+        return value
+
+
 class Primitive:
     """A catalog primitive with bound parameters: the operations of tf8's graphs."""
 
@@ -60,6 +71,8 @@ class Primitive:
             **{k: v() if callable(v) else v for k, v in row.defaults if k not in params},
             **params,
         }
+        if not switches.enable_x64 and "dtype" in params:  # (x64 off: float64 is float32)
+            params["dtype"] = _narrowed(params["dtype"])
         unknown = set(params) - set(row.params)
         missing = set(row.params) - set(params)
         if unknown or missing:

@@ -20,7 +20,7 @@ from tf8.traced import TracedTensor
 
 
 def _float_dtype(name: str, dtype: Any) -> np.dtype:
-    dtype = dt.as_dtype(dtype)
+    dtype = dt.requested_dtype(dtype, name)  # (float: the default float, float32 with x64 off)
     if dtype not in dt.FLOATS:
         names = " or ".join(str(f) for f in dt.FLOATS)
         raise DTypeError(f"{name}: dtype must be a float dtype ({names}), got {dtype}")
@@ -29,7 +29,7 @@ def _float_dtype(name: str, dtype: Any) -> np.dtype:
 
 def _start(name: str, key: Any, dtype: Any) -> tuple[TracedTensor, np.dtype]:
     """The checked key and float dtype (tf8's float64 by default) of a sampler `name`."""
-    return _check_key(name, key), _float_dtype(name, dt.float64 if dtype is None else dtype)
+    return _check_key(name, key), _float_dtype(name, float if dtype is None else dtype)
 
 
 def _param_shape(name: str, shape: Any, **params: Any) -> tuple[int, ...]:
@@ -69,7 +69,7 @@ def _as_float(value: Any, dtype: np.dtype) -> TracedTensor:
 
 
 def uniform(
-    key: Any, shape: Shape = (), dtype: Any = dt.float64, minval: Any = 0.0, maxval: Any = 1.0
+    key: Any, shape: Shape = (), dtype: Any = float, minval: Any = 0.0, maxval: Any = 1.0
 ) -> TracedTensor:
     """Uniform floats in [minval, maxval): random mantissa bits under the exponent of 1.0."""
     key = _check_key("uniform", key)
@@ -100,7 +100,7 @@ def _one_to_two(keys: TracedTensor, shape: Shape, dtype: np.dtype) -> TracedTens
     return lax.bitcast_convert_type(lax.bitwise_or(mantissa_bits, _const(one_bits, raw)), dtype)
 
 
-def normal(key: Any, shape: Shape = (), dtype: Any = dt.float64) -> TracedTensor:
+def normal(key: Any, shape: Shape = (), dtype: Any = float) -> TracedTensor:
     """Standard normal floats: sqrt(2) * erf_inv(u) for u uniform in (-1, 1)."""
     key = _check_key("normal", key)
     return _normal(key, _shape(shape), _float_dtype("normal", dtype))
@@ -180,13 +180,11 @@ def bernoulli(
 # --- integers ---------------------------------------------------------------------------------
 
 
-def randint(
-    key: Any, shape: Shape, minval: Any, maxval: Any, dtype: Any = dt.int64
-) -> TracedTensor:
+def randint(key: Any, shape: Shape, minval: Any, maxval: Any, dtype: Any = int) -> TracedTensor:
     """Integers in [minval, maxval): 2 * width random bits reduced modulo the span (JAX's
     method, biased when the span is not a power of two)."""
     key = _check_key("randint", key)
-    dtype = dt.as_dtype(dtype)
+    dtype = dt.requested_dtype(dtype, "randint")
     shape = _param_shape("randint", shape, minval=minval, maxval=maxval)
     if not dt.is_integer(dtype):
         raise DTypeError(f"randint: dtype must be an integer dtype, got {dtype}")

@@ -170,6 +170,6 @@ def _gumbel(key: TracedTensor, shape: Shape, dtype: np.dtype, mode: str) -> Trac
 def rademacher(key: Any, shape: Shape = (), dtype: Any = None) -> TracedTensor:
     """-1 or 1 with equal probability, as integers (int64 by default)."""
     key = _check_key("rademacher", key)
-    dtype = dt.int64 if dtype is None else dt.as_dtype(dtype)
+    dtype = dt.as_dtype(int if dtype is None else dtype)  # (int: int32 with x64 off)
     draws = lax.convert_element_type(bernoulli(key, 0.5, _shape(shape)), dtype)
     return lax.convert_element_type(tnp.subtract(tnp.multiply(2, draws), 1), dtype)

@@ -68,7 +68,7 @@ def _rejection(key: TracedTensor, lam: TracedTensor, dtype: np.dtype) -> TracedT
 def poisson(key: Any, lam: Any, shape: Shape | None = None, dtype: Any = None) -> TracedTensor:
     """Poisson(lam) counts (int64 by default); the rate is taken in float32, as JAX does."""
     key = _check_key("poisson", key)
-    dtype = dt.int64 if dtype is None else dt.as_dtype(dtype)
+    dtype = dt.as_dtype(int if dtype is None else dtype)  # (int: int32 with x64 off)
     if not dt.is_integer(dtype):
         raise DTypeError(f"poisson: dtype must be an integer dtype, got {dtype}")
     shape = _param_shape("poisson", shape, lam=lam)

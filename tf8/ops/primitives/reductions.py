@@ -266,14 +266,14 @@ def _reduction(
 def _argreduce(name: str, doc: str, fn: Callable) -> OpDefinition:
     return define(
         Row(name, _R, _P.INDEX, 1, 1, ("axis",), doc=doc),
-        kernel=lambda op, x: fn(x, axis=op["axis"]).astype(np.int64),
+        kernel=lambda op, x: fn(x, axis=op["axis"]).astype(dt.index_dtype()),
         shape=_arg_reduce_shape,
         jvp=zero_jvp,  # an index carries no derivative
         batch=_arg_reduce_batch,
         fusion=Fusion(
             dask=lambda kit, op, x: getattr(kit.array, fn.__name__)(
                 kit.as_dask(x), axis=op["axis"]
-            ).astype(np.int64)
+            ).astype(dt.index_dtype())
         ),
     )
 
