@@ -109,9 +109,9 @@ DELIBERATE: list[Row] = [
         "tests/api/test_numpy_dtype_objects.py::test_the_default_precision_is_64_bit",
         "Python numbers, `tnp.int_`, `tnp.float_`, `arange`, `zeros`, `fft.fftfreq`, "
         "`nn.one_hot` and the `random` samplers give int64 and float64, as numpy does and as JAX "
-        "does with `jax_enable_x64` (the setting the corpus is recorded with); JAX without x64 "
-        "gives 32-bit. tf8 computes on numpy, and its dtypes include the 64-bit ones "
-        "(DESIGN §2).",
+        "does with `jax_enable_x64` (the setting the corpus is recorded with), unlike JAX's "
+        "default, 32 bits (DESIGN §2). `tf8.config.update(\"jax_enable_x64\", False)` (or "
+        "`JAX_ENABLE_X64=0`) gives JAX's 32-bit dtypes, weak types and promotion.",
     ),
     api(
         "The x-derivative of `x ** y` at x = 0, y = 0 is 0.",
