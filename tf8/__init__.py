@@ -10,6 +10,7 @@ import sys
 from tf8 import (
     config,
     custom_derivatives,
+    debug,
     dtypes,
     errors,
     experimental,
@@ -49,7 +50,8 @@ from tf8.ad import (
 from tf8.api import evaluate
 from tf8.compiler import CompiledGraph, GraphCompiler, SemanticFingerprint
 from tf8.graph.caches import cache_info, clear_caches
-from tf8.jit import jit, make_program
+from tf8.jit import jit
+from tf8.lax.callback import pure_callback
 from tf8.lax.scopes import recording
 from tf8.modes import (
     default_matmul_precision,
@@ -75,7 +77,7 @@ from tf8.placement import (
     process_index,
 )
 from tf8.runtime import NumpyEngine, Prepared, Runtime
-from tf8.staging import ShapeDtypeStruct, eval_shape, make_jaxpr
+from tf8.staging import ShapeDtypeStruct, eval_shape, make_jaxpr, make_program
 from tf8.testing import check_grads
 from tf8.traced import Array, TracedTensor, placeholder, tensor
 
@@ -98,6 +100,7 @@ __all__ = [
     "closure_convert",
     "custom_derivatives",
     "custom_gradient",
+    "debug",
     "default_matmul_precision",
     "disable_jit",
     "dtypes",
@@ -164,6 +167,7 @@ __all__ = [
     "make_program",
     "numpy",
     "placeholder",
+    "pure_callback",
     "recording",
     "tensor",
     "tree",

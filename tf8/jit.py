@@ -35,7 +35,8 @@ from tf8.jit_arguments import (
     make_placeholder,
     shape_dtype,
 )
-from tf8.jit_cache import Entry, Trace, caches_for
+from tf8.jit_cache import Entry, Trace, caches_for, effects_only
+from tf8.lax import effects
 from tf8.lax.scopes import transform_scope
 from tf8.ops import switches
 from tf8.ops.primitive import aval_of
@@ -44,7 +45,7 @@ from tf8.static_args import StaticArgs
 from tf8.traced import TracedTensor, in_transform, tensor, wrap
 from tf8.tree import PyTreeDef, tree_flatten
 
-__all__ = ["Jitted", "jit", "make_program"]
+__all__ = ["Jitted", "jit"]
 
 _new = object.__new__
 
@@ -150,8 +151,8 @@ class Jitted:
         values = trace.run(leaves)
         if trace.direct:  # one output of a known aval, on an eager engine: the common case
             value, aval = values[0], avals[0]
-            if value.dtype is not aval.dtype:  # a kernel's own dtype shows
-                aval = aval_of(value.shape, value.dtype)
+            if value.dtype is not aval.dtype and value.dtype != aval.dtype:  # (numba's dtype
+                aval = aval_of(value.shape, value.dtype)  # objects are equal, not the same)
             out = _new(TracedTensor)  # TracedTensor(None, aval, None, False, value), inlined
             out._key = out._bindings_ = None
             out.aval, out._value, out._unbound, out._weak = aval, value, False, trace.weak_one
@@ -162,7 +163,7 @@ class Jitted:
             outputs = [wrap(v) for v in values]
         else:
             outputs = [
-                TracedTensor(None, a if v.dtype is a.dtype else None, None, False, v)
+                TracedTensor(None, a if v.dtype == a.dtype else None, None, False, v)
                 for v, a in zip(values, avals)
             ]
         for i in trace.weak:
@@ -261,7 +262,7 @@ class Jitted:
                 f"{self._name()} would be traced for a new signature ({len(avals)} arguments) "
                 "inside tf8.no_tracing()"
             )
-        with transform_scope(symbolic=True):
+        with transform_scope(symbolic=True), effects.scope() as scoped:
             inputs = [make_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
             dynamic = treedef.unflatten(inputs)
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
@@ -276,11 +277,13 @@ class Jitted:
                 result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
-        if not outputs:
+            outputs = effects.tie(scoped, outputs)  # the effects run before the outputs are read
+        token = effects.pending(scoped)
+        if not outputs and token is None:
             return Trace(None, None, out_tree, ())
         try:
             compiled = api.default_compiler.compile_with_input_specs(
-                outputs, inputs, drop_unused=True
+                outputs or [token], inputs, drop_unused=True
             )
         except UnboundPlaceholder as exc:
             raise UnboundPlaceholder(
@@ -291,8 +294,10 @@ class Jitted:
             ) from None
         read = set(compiled.inputs)
         used = [i for i, t in enumerate(inputs) if t.key in read]
-        weak = tuple(i for i, t in enumerate(outputs) if t._weak)
         order = None if used == list(range(len(inputs))) else tuple(used)
+        if not outputs:  # only effects (a function returning None that prints)
+            return effects_only(Trace(compiled, order, out_tree, (), engine))
+        weak = tuple(i for i, t in enumerate(outputs) if t._weak)
         static = all(type(d) is int for t in outputs for d in t.shape)
         avals = tuple(aval_of(t.shape, t.dtype) for t in outputs) if static else None
         return Trace(compiled, order, out_tree, weak, engine, avals)
@@ -384,18 +389,3 @@ def jit(
             **jax_options,
         )
     return Jitted(fun, static_argnums, static_argnames, engine, **jax_options)
-
-
-def make_program(
-    fun: Callable[..., Any],
-    static_argnums: int | Iterable[int] = (),
-    static_argnames: str | Iterable[str] = (),
-) -> Callable[..., CompiledGraph]:
-    """`make_program(f)(*args)` is the CompiledGraph `jit(f)` would compile for `args`."""
-    jitted = Jitted(fun, static_argnums, static_argnames)
-
-    @functools.wraps(fun)
-    def program(*args: Any, **kwargs: Any) -> CompiledGraph:
-        return jitted.lower(*args, **kwargs)
-
-    return program

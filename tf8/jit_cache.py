@@ -75,6 +75,19 @@ def no_outputs(values: Sequence[Any]) -> list[np.ndarray]:
     return []
 
 
+def effects_only(trace: Trace) -> Trace:
+    """A trace whose program computes only effects' tokens (a jitted function that prints
+    and returns None): it runs, handing back no values."""
+    run = trace.run
+
+    def effects(values: Sequence[Any]) -> list[np.ndarray]:
+        run(values)
+        return []
+
+    trace.run = effects
+    return trace
+
+
 class Caches:
     """The caches of one jitted function: structure, raw leaf types -> entry; positional
     arrays' shapes, dtypes -> entry; shapes and dtypes -> trace. Each is LRU with its own lock."""

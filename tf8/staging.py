@@ -15,13 +15,13 @@ import numpy as np
 from tf8 import tree
 from tf8.compiler import CompiledGraph
 from tf8.errors import ParameterError, TracingError
-from tf8.jit import make_program
+from tf8.jit import Jitted
 from tf8.lax.scopes import transform_scope
 from tf8.ops import dtypes as dt
 from tf8.ops.devices import CPU_SHARDING
 from tf8.traced import TracedTensor, placeholder
 
-__all__ = ["ClosedProgram", "ShapeDtypeStruct", "eval_shape", "make_jaxpr"]
+__all__ = ["ClosedProgram", "ShapeDtypeStruct", "eval_shape", "make_jaxpr", "make_program"]
 
 _SCALARS = (bool, int, float, complex)
 
@@ -243,3 +243,19 @@ def _as_placeholder(leaf: Any) -> Any:
     if isinstance(leaf, ShapeDtypeStruct):
         return _stand_in(leaf, "make_jaxpr")
     return leaf
+
+
+def make_program(
+    fun: Callable[..., Any],
+    static_argnums: int | Iterable[int] = (),
+    static_argnames: str | Iterable[str] = (),
+) -> Callable[..., CompiledGraph]:
+    """`make_program(f)(*args)` is the CompiledGraph `jit(f)` would compile for `args`
+    (static arguments as `jit`'s)."""
+    jitted = Jitted(fun, static_argnums, static_argnames)
+
+    @functools.wraps(fun)
+    def program(*args: Any, **kwargs: Any) -> CompiledGraph:
+        return jitted.lower(*args, **kwargs)
+
+    return program

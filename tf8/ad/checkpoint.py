@@ -22,7 +22,6 @@ from tf8.errors import TracingError
 from tf8.graph import materialize_merge
 from tf8.lax.control import Closure
 from tf8.lax.control.checks import flatten
-from tf8.lax.core import apply
 from tf8.ops import dtypes as dt
 from tf8.ops.avals import value_aval
 from tf8.ops.definition import definition
@@ -139,7 +138,9 @@ def checkpoint(
             [*[t.key for t in outs], *[k for k, _ in hidden]],
             [*[t.aval for t in outs], *[a for _, a in hidden]],
         )
-        results = apply(Checkpoint(program, len(hidden), prevent_cse), [*closure.outer, *leaves])
+        results = closure.apply(
+            Checkpoint(program, len(hidden), prevent_cse), [*closure.outer, *leaves]
+        )
         return tree.tree_unflatten(found[0], results[: len(outs)])
 
     return checkpointed

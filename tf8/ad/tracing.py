@@ -16,6 +16,7 @@ import numpy as np
 from tf8 import tree
 from tf8.errors import ArgnumsError, DifferentiationError, ShapeError, TreeStructureError
 from tf8.graph import ValueKey
+from tf8.lax import effects
 from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal
@@ -74,9 +75,12 @@ def trace_on_fresh_leaves(
             leaf = f" (leaf {j} of its pytree)" if treedef.num_leaves > 1 else ""
             differentiated[arguments.leaves[position].key] = f"argument {i} of {what}({name}){leaf}"
             position += 1
-    with value_scope() as values, transform_scope(differentiated):
+    with value_scope() as values, transform_scope(differentiated), effects.scope() as scoped:
         out = fun(*call_args, **kwargs)
     arguments.values = values
+    token = effects.pending(scoped)
+    if token is not None:  # effects traced on the fresh leaves: on the caller's values
+        effects.note(arguments.finish([token])[0])
     return arguments, out, defs
 
 

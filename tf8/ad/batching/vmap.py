@@ -24,6 +24,7 @@ from tf8.errors import (
     UnsupportedOperationError,
 )
 from tf8.graph import ValueKey
+from tf8.lax import effects
 from tf8.lax.control.one_op import as_one_op, under_tapes
 from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops.leaves import LeafKey
@@ -171,16 +172,23 @@ def vmap(
         stand_ins = iter(examples)
         leaves = [m.value if m.axis is None else next(stand_ins) for m in mapped]
         call_args, call_kwargs = _rebuild(args, kwargs, leaves)
-        with value_scope() as values, transform_scope():
+        with value_scope() as values, transform_scope(), effects.scope() as scoped:
             try:
                 out = fun(*call_args, **call_kwargs)
             except ConcretizationError as exc:
                 raise _explained(exc, name) from None
         out_leaves, out_def = tree.tree_flatten(out)
         outs = [as_traced(o) for o in out_leaves]
+        token = effects.pending(scoped)  # effects traced: batched with the outputs
         found = batch_graph(
-            outs, examples, [m.value for m in batched], [m.axis for m in batched], values
+            [*outs, *([] if token is None else [token])],
+            examples,
+            [m.value for m in batched],
+            [m.axis for m in batched],
+            values,
         )
+        if token is not None:
+            effects.note(found.pop()[0])
         axes = _per_leaf(out_axes, out, "out_axes")
         results = [
             _place(t, d, axis, size, i, name) for i, ((t, d), axis) in enumerate(zip(found, axes))

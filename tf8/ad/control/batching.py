@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from tf8.lax.builders import broadcast, compare, convert, select
-from tf8.lax.control import program_tensors, trace_flat, trace_many
-from tf8.lax.core import apply, apply1
+from tf8.lax.control import apply_control, program_tensors, trace_flat, trace_many
+from tf8.lax.core import apply1
 from tf8.ops.extension.control import Checkpoint, ClosedProgram, Cond, Scan, While
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
@@ -79,7 +79,7 @@ def scan_batch(batch_graph: GraphBatch, op: Scan, args, dims):
             break
         bk = grown
     new = Scan(program, len(captures) + nc, nk, length, reverse)
-    results = apply(new, [*captures, *consts, *carry, *xs])
+    results = apply_control(new, [*captures, *consts, *carry, *xs])
     return results, [0 if b else None for b in bk] + [1 if b else None for b in found[1]]
 
 
@@ -112,7 +112,7 @@ def cond_batch(batch_graph: GraphBatch, op: Cond, args, dims):
     trace_many([branch(b, None) for b in op.branches], avals)
     out_mask = [any(col) for col in zip(*masks)]
     programs, captures = trace_many([branch(b, out_mask) for b in op.branches], avals)
-    results = apply(Cond(programs), [index, *captures, *ops])
+    results = apply_control(Cond(programs), [index, *captures, *ops])
     return results, [0 if b else None for b in out_mask]
 
 
@@ -176,7 +176,7 @@ def while_batch(batch_graph: GraphBatch, op: While, args, dims):
         )
     body_consts = [*body_captures, *consts]
     new = While(cond_program, body_program, len(cond_captures) + n_cond, len(body_consts))
-    results = apply(new, [*cond_captures, *cc, *body_consts, *carry])
+    results = apply_control(new, [*cond_captures, *cc, *body_consts, *carry])
     return results, [0 if b else None for b in bk]
 
 
@@ -193,7 +193,7 @@ def checkpoint_batch(batch_graph: GraphBatch, op: Checkpoint, args, dims):
         return [_front(e, size, b) for e, b in zip(res, found)]
 
     program, captures = trace_flat(fun, [t.aval for t in ins])
-    results = apply(Checkpoint(program, hidden, prevent_cse), [*captures, *ins])
+    results = apply_control(Checkpoint(program, hidden, prevent_cse), [*captures, *ins])
     return results, [0 if b else None for b in found]
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
+from tf8.lax import effects
 from tf8.lax.builders import Tangent, materialize
 from tf8.lax.control import call, inline, trace_flat, trace_many
 from tf8.lax.core import apply
@@ -194,4 +195,10 @@ def checkpoint_jvp(
 def control_jvp_rules(jvp_graph: GraphJvp) -> dict[type, JvpRule]:
     """The control ops' JVP rules, keyed by op class, applying `jvp_graph` to their bodies."""
     rules = {Scan: scan_jvp, Cond: cond_jvp, While: while_jvp, Checkpoint: checkpoint_jvp}
-    return {cls: partial(rule, jvp_graph) for cls, rule in rules.items()}
+    return {cls: partial(_replaying, rule, jvp_graph) for cls, rule in rules.items()}
+
+
+def _replaying(rule: Callable, *args: Any) -> Any:
+    """A rule whose rebuilt bodies recompute primal values: their effects ran already."""
+    with effects.replaying():
+        return rule(*args)

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 from tf8.errors import DifferentiationError
 from tf8.graph import ValueKey
+from tf8.lax import effects
 from tf8.lax.builders import Tangent, add_any, materialize, zeros
 from tf8.lax.control import call, inline, program_tensors, trace_flat, trace_many
 from tf8.lax.core import apply
@@ -229,9 +231,16 @@ def checkpoint_transpose(
 def control_transpose_rules(transpose_graph: GraphTranspose) -> dict[type, TransposeRule]:
     """The control ops' transpose rules, keyed by op class, applying `transpose_graph` to their
     bodies (a while_loop has none to apply: its rule refuses)."""
-    return {
+    rules = {
         Scan: partial(scan_transpose, transpose_graph),
         Cond: partial(cond_transpose, transpose_graph),
         While: while_transpose,
         Checkpoint: partial(checkpoint_transpose, transpose_graph),
     }
+    return {cls: partial(_replaying, rule) for cls, rule in rules.items()}
+
+
+def _replaying(rule: Callable, *args: Any) -> Any:
+    """A rule whose rebuilt bodies recompute primal values: their effects ran already."""
+    with effects.replaying():
+        return rule(*args)

@@ -2,11 +2,20 @@
 `map`): bodies traced into closed sub-programs, one control op per loop or branch."""
 
 from .branches import cond, switch
-from .closure import Closure, call, inline, program_tensors, trace_flat, trace_many
+from .closure import (
+    Closure,
+    apply_control,
+    call,
+    inline,
+    program_tensors,
+    trace_flat,
+    trace_many,
+)
 from .loops import fori_loop, map, scan, while_loop
 
 __all__ = [
     "Closure",
+    "apply_control",
     "call",
     "cond",
     "fori_loop",

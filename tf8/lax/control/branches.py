@@ -11,7 +11,7 @@ import numpy as np
 from tf8 import tree
 from tf8.errors import ParameterError
 from tf8.lax.builders import compare, convert, full
-from tf8.lax.core import apply, apply1
+from tf8.lax.core import apply1
 from tf8.ops.extension.control import Cond
 from tf8.ops.primitive import Aval
 
@@ -73,7 +73,7 @@ def _cond(index: Any, branches: list[Callable[..., Any]], operands: Sequence[Any
     if not first_outs:
         return tree.tree_unflatten(first_def, [])
     op = Cond([closure.program(args, outs) for outs, _, _ in traced])
-    results = apply(op, [index, *closure.outer, *leaves])
+    results = closure.apply(op, [index, *closure.outer, *leaves])
     for result, weak in zip(results, first_weak):  # JAX types them as branch 0 (false_fun)
         result._weak = weak
     return tree.tree_unflatten(first_def, results)

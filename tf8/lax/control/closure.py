@@ -11,14 +11,16 @@ computed once, outside the loop); literal constants stay inside.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from tf8.graph import OperationKey, ValueKey
+from tf8.lax import effects
 from tf8.lax.core import TransformFrame, apply
 from tf8.lax.scopes import transform_scope, value_scope
 from tf8.lax.walk import GraphWalk, interpret
-from tf8.ops.extension.control import ClosedProgram
+from tf8.ops.extension.control import ClosedProgram, ControlOp
 from tf8.ops.frames import current, frame_var
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
@@ -44,15 +46,19 @@ class Closure:
         self.captures: dict[ValueKey, TracedTensor] = {}  # captured outer value -> leaf
         self.outer: list[TracedTensor] = []  # the captured values, as operands
         self.tracked: dict[ValueKey, TracedTensor] = {}  # what hidden tapes follow, by key
+        self.args: list[TracedTensor] = []  # every argument leaf made (effects start on them)
+        self.scopes: list[effects.Scope] = []  # each trace's effects (tf8.lax.effects)
 
     def arguments(
         self, avals: Sequence[Aval], weak: Sequence[bool] | None = None, start: int = 0
     ) -> list[TracedTensor]:
         """Fresh argument leaves (positions from `start`, so several lists never collide)."""
         weak = weak or [False] * len(avals)
-        return [
+        made = [
             body_leaf(self.depth, f"a{i}", a, w) for i, (a, w) in enumerate(zip(avals, weak), start)
         ]
+        self.args.extend(made)
+        return made
 
     def trace(self, fun: Callable[..., Any], *args: Any) -> Any:
         """fun(*args) traced as a body: ops are recorded (and computed where they do not
@@ -66,13 +72,34 @@ class Closure:
             changes.update(tapes=(), hidden=outer.tapes, tracked=self.tracked)
         token = frame_var.set(outer.child(TransformFrame, **changes))
         try:
-            with value_scope(), transform_scope():
+            with value_scope(), transform_scope(), effects.scope(self.args) as scoped:
+                self.scopes.append(scoped)
                 return fun(*args)
         finally:
             frame_var.reset(token)
 
+    def apply(self, op: Any, operands: Sequence[TracedTensor]) -> list[TracedTensor]:
+        """Apply the control op holding the bodies traced here; where they have effects, it
+        is applied as an effect, and its results carry them in the enclosing scope (see
+        tf8.lax.effects)."""
+        for scoped in self.scopes:
+            if effects.pending(scoped) is not None:
+                results = effects.apply_effect(op, operands)
+                effects.keep(scoped, results)
+                return results
+        return apply(op, operands)
+
+    def effect_token(self) -> list[TracedTensor]:
+        """[the effects' token] of the body being traced, for a body with no outputs to tie
+        it to ([] where it has no effects)."""
+        token = effects.pending(self.scopes[-1]) if self.scopes else None
+        return [] if token is None else [token]
+
     def close(self, args: Sequence[TracedTensor], outs: Sequence[TracedTensor]) -> list:
-        """`outs` rebuilt over `args` and capture leaves only (captures recorded here)."""
+        """`outs` rebuilt over `args` and capture leaves only (captures recorded here); where
+        the body traced effects, each output reads them first (tf8.lax.effects)."""
+        if self.scopes:
+            outs = effects.tie(self.scopes[-1], outs)
         frame = current()
         if frame.hidden:  # an output hidden tapes follow, returned as it is: captured
             for t in outs:
@@ -161,16 +188,91 @@ def inline(
     rebuilds only what depends on them."""
     outputs = list(program.outputs if outputs is None else outputs)
     env = dict(replace)
+    drop = effects.dropping()
 
     def step(op_key: OperationKey, values: list) -> Sequence[TracedTensor | None]:
         if op_key.outputs[0] in env:  # an inner value replaced: kept
             return [env.get(k) for k in op_key.outputs]
         if any([v is None for v in values]):
             return [None] * len(op_key.outputs)
-        return apply(op_key.op, values, op_key.meta)
+        op = op_key.op
+        if drop:  # effects that ran already (replaying): their Ties and the ops they keep go
+            if type(op) is effects.Tie:
+                return values[:-1]
+            if isinstance(op, ControlOp):
+                op = _without_effects(op)
+        return apply(op, values, op_key.meta)
 
     interpret(GraphWalk([], keys=outputs).operations, env, step, constants=True)
     return [env.get(k) for k in outputs]
+
+
+_STRIPPED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _without_effects(op: ControlOp) -> ControlOp:
+    """`op` with the effects of its bodies (and of the loops in them) dropped: what a
+    replaying transform rebuilds (see tf8.lax.effects.replaying)."""
+    payload = [
+        _stripped(p)
+        if isinstance(p, ClosedProgram)
+        else tuple(_stripped(q) for q in p)
+        if isinstance(p, tuple) and p and isinstance(p[0], ClosedProgram)
+        else p
+        for p in op.payload
+    ]
+    return op if payload == list(op.payload) else type(op)(*payload)
+
+
+def _stripped(program: ClosedProgram) -> ClosedProgram:
+    """`program` without effects (itself when it has none)."""
+    found = _STRIPPED.get(program)
+    if found is None:
+        found = program
+        if _has_effects(program):
+            rebuilt, captures = trace_flat(
+                lambda args: inline(program, dict(zip(program.inputs, args))), program.in_avals
+            )
+            if not captures:  # (a closed program captures nothing)
+                found = rebuilt
+        _STRIPPED[program] = found
+    return found
+
+
+_EFFECTFUL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _has_effects(program: ClosedProgram) -> bool:
+    found = _EFFECTFUL.get(program)
+    if found is None:
+        found = False
+        for op_key in GraphWalk([], keys=list(program.outputs)).operations:
+            op = op_key.op
+            if type(op) is effects.Tie or (
+                isinstance(op, ControlOp) and any(_has_effects(p) for p in _programs(op))
+            ):
+                found = True
+                break
+        _EFFECTFUL[program] = found
+    return found
+
+
+def apply_control(op: ControlOp, operands: Sequence[TracedTensor]) -> list[TracedTensor]:
+    """Apply a control op a transform rebuilt (a batched loop): as an effect where its bodies
+    have effects (in a body: recorded, never computed while tracing; tf8.lax.effects)."""
+    if any(_has_effects(p) for p in _programs(op)):
+        return effects.apply_effect(op, operands)
+    return apply(op, operands)
+
+
+def _programs(op: ControlOp) -> list[ClosedProgram]:
+    found = []
+    for p in op.payload:
+        if isinstance(p, ClosedProgram):
+            found.append(p)
+        elif isinstance(p, tuple):
+            found.extend(q for q in p if isinstance(q, ClosedProgram))
+    return found
 
 
 def call(program: ClosedProgram, args: Sequence[TracedTensor]) -> list[TracedTensor]:

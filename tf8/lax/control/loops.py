@@ -15,7 +15,6 @@ import numpy as np
 from tf8 import tree
 from tf8.errors import ControlFlowTypeError, ParameterError, ShapeError
 from tf8.lax.builders import compare, convert
-from tf8.lax.core import apply
 from tf8.ops.extension.control import Scan, While
 from tf8.ops.primitive import Aval
 from tf8.traced import TracedTensor
@@ -89,6 +88,8 @@ def scan(
             new_carry, new_def = flatten(out[0])
             ys, ys_def = flatten(out[1])
             y_def[:] = [new_def, ys_def, len(new_carry)]
+            if not new_carry and not ys:  # only effects (lax.map of a print): their token
+                ys = closure.effect_token()
             return closure.close([*carry, *x_args], [*new_carry, *ys])
 
         outs = closure.trace(body)
@@ -102,10 +103,10 @@ def scan(
     if not outs:
         return tree.tree_unflatten(carry_def, inits), tree.tree_unflatten(ys_def, [])
     op = Scan(program, len(closure.outer), len(inits), n, reverse)
-    results = weak_like(apply(op, [*closure.outer, *inits, *xs_leaves]), [outs])
+    results = weak_like(closure.apply(op, [*closure.outer, *inits, *xs_leaves]), [outs])
     return (
         tree.tree_unflatten(carry_def, results[: len(inits)]),
-        tree.tree_unflatten(ys_def, results[len(inits) :]),
+        tree.tree_unflatten(ys_def, results[len(inits) : len(inits) + ys_def.num_leaves]),
     )
 
 
@@ -149,7 +150,8 @@ def while_loop(
         len(cond_closure.outer),
         len(body_closure.outer),
     )
-    results = apply(op, [*cond_closure.outer, *body_closure.outer, *inits])
+    body_closure.scopes += cond_closure.scopes  # (either body's effects)
+    results = body_closure.apply(op, [*cond_closure.outer, *body_closure.outer, *inits])
     return tree.tree_unflatten(carry_def, weak_like(results, [outs]))
 
 

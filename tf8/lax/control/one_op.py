@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tf8 import tree
-from tf8.lax.core import apply
 from tf8.ops.extension.control import Checkpoint
 from tf8.ops.frames import current
 from tf8.traced import TracedTensor
@@ -56,6 +55,6 @@ def as_program_op(
     captures = list(closure.outer)
 
     def call(*values: TracedTensor) -> list[TracedTensor]:
-        return apply(op, [*captures, *values])
+        return closure.apply(op, [*captures, *values])
 
     return call, out_def

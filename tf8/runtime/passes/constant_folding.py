@@ -10,7 +10,8 @@ concrete dimension) by that value. What is never folded, and why:
   dimension it folds, even when the array itself is not known);
 - ops with symbolic parameters, extension ops, and results above MAX_FOLDED_ELEMENTS
   (a folded constant lives in the prepared program);
-- instructions whose kernel raises: the error belongs to run time.
+- instructions whose kernel raises: the error belongs to run time;
+- effects (`effectful` ops: tf8.debug.print, io_callback): they run when the program runs.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ def evaluate(program: ExecProgram, inst: ExecInstruction) -> np.ndarray | None:
     found = definition(op)
     kernel = found.kernel
     if kernel is None or len(inst.outputs) != 1 or inst.input_views:
+        return None
+    if getattr(op, "effectful", False):  # a callback with effects runs at run time only
         return None
     aval = program.slot_avals[inst.outputs[0]]
     if not _foldable_size(aval) or has_symbolic(getattr(op, "params", ())):
