@@ -110,7 +110,7 @@ DELIBERATE: list[Row] = [
         "Python numbers, `tnp.int_`, `tnp.float_`, `arange`, `zeros`, `fft.fftfreq`, "
         "`nn.one_hot` and the `random` samplers give int64 and float64, as numpy does and as JAX "
         "does with `jax_enable_x64` (the setting the corpus is recorded with), unlike JAX's "
-        "default, 32 bits (DESIGN §2). `tf8.config.update(\"jax_enable_x64\", False)` (or "
+        'default, 32 bits (DESIGN §2). `tf8.config.update("jax_enable_x64", False)` (or '
         "`JAX_ENABLE_X64=0`) gives JAX's 32-bit dtypes, weak types and promotion.",
     ),
     api(
