@@ -149,3 +149,17 @@ def test_weak_types_of_scalar_predicates_and_logs():
     assert not tnp.imag(True)._weak
     with pytest.raises(tf8.errors.DTypeError):
         tnp.round(np.array([True]))
+
+
+def test_inverse_hyperbolic_derivatives_at_the_domain_edges_are_jaxs_limits():
+    # jax 0.10.2: grad(arccosh)(1.0) = inf, grad(arctanh)(1.0) = inf = grad(arctanh)(-1.0)
+    assert float(tf8.grad(tnp.arccosh)(1.0)) == np.inf
+    assert float(tf8.grad(tnp.arctanh)(1.0)) == np.inf == float(tf8.grad(tnp.arctanh)(-1.0))
+    xs = np.array([-0.9, -1e-9, 0.0, 0.3, 0.99])
+    np.testing.assert_allclose(tnp.arctanh(xs), np.arctanh(xs), rtol=1e-15)
+    np.testing.assert_allclose(tf8.vmap(tf8.grad(tnp.arctanh))(xs), 1 / (1 - xs**2), rtol=1e-14)
+    ys = np.array([1.0 + 1e-12, 1.5, 10.0, 1e9])
+    np.testing.assert_allclose(tnp.arccosh(ys), np.arccosh(ys), rtol=1e-15)
+    np.testing.assert_allclose(
+        tf8.vmap(tf8.grad(tnp.arccosh))(ys), 1 / np.sqrt(ys**2 - 1), rtol=1e-9
+    )

@@ -222,16 +222,18 @@ def arccosh(x: ArrayLike) -> TracedTensor:
         return log(add(x, multiply(sqrt(add(x, 1)), sqrt(subtract(x, 1)))))
     huge = greater(x, 1e8)
     small = where(huge, 1, x)
-    near = log1p(add(subtract(small, 1), sqrt(multiply(subtract(small, 1), add(small, 1)))))
+    # sqrt(x - 1) sqrt(x + 1), not sqrt((x - 1)(x + 1)): at x = 1 the derivative is +inf (the
+    # one-sided limit, as JAX's), where the product's rule would meet 0 · inf
+    near = log1p(add(subtract(small, 1), multiply(sqrt(subtract(small, 1)), sqrt(add(small, 1)))))
     return where(huge, add(log(x), _LN2), near)
 
 
 def arctanh(x: ArrayLike) -> TracedTensor:
-    """0.5 log1p(2x / (1 - x))."""
+    """0.5 (log1p(x) - log1p(-x)): its derivative at ±1 is the limit +inf, as JAX's."""
     x = inexact(x)
     if dt.is_complex(x.dtype):
         return multiply(0.5, log(divide(add(1, x), subtract(1, x))))
-    return multiply(0.5, log1p(divide(multiply(2, x), subtract(1, x))))
+    return multiply(0.5, subtract(log1p(x), log1p(negative(x))))
 
 
 def nan_to_num(
