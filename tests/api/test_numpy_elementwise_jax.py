@@ -163,3 +163,11 @@ def test_inverse_hyperbolic_derivatives_at_the_domain_edges_are_jaxs_limits():
     np.testing.assert_allclose(
         tf8.vmap(tf8.grad(tnp.arccosh))(ys), 1 / np.sqrt(ys**2 - 1), rtol=1e-9
     )
+
+
+def test_cbrt_keeps_the_sign_of_zero_and_has_jaxs_infinite_slope_there():
+    out = tnp.cbrt(np.array([-0.0, 0.0, -8.0, 27.0]))
+    np.testing.assert_array_equal(out, [-0.0, 0.0, -2.0, 3.0])
+    assert list(np.signbit(np.asarray(out))) == [True, False, True, False]
+    grads = tf8.grad(lambda x: tnp.sum(tnp.cbrt(x)))(np.array([-0.0, 0.0, -8.0]))
+    np.testing.assert_allclose(grads, [np.inf, np.inf, 1 / 12])  # jax: inf at both zeros

@@ -31,7 +31,6 @@ from ._arithmetic import (
     power,
     real,
     remainder,
-    sign,
     subtract,
 )
 from ._core import (
@@ -109,7 +108,12 @@ def i0(x: ArrayLike) -> TracedTensor:
 def cbrt(x: ArrayLike) -> TracedTensor:
     """Real cube root: sign(x) |x|^(1/3), refined by one Newton step (exact on cubes)."""
     (x,) = _real_inexact("cbrt", x)
-    guess = multiply(sign(x), power(absolute(x), 1.0 / 3.0))
+    # each branch reads a safe input where unused, so at ±0 the derivative is the taken
+    # branch's, the limit +inf (as JAX's), with no 0 · inf from the other
+    negative_x = signbit(x)  # -0.0 too: its root is -0.0
+    positive_part = power(where(negative_x, 1, x), 1.0 / 3.0)
+    negative_part = negative(power(where(negative_x, negative(x), 1), 1.0 / 3.0))
+    guess = where(negative_x, negative_part, positive_part)
     regular = logical_and(isfinite(guess), not_equal(guess, 0))
     safe = where(regular, guess, 1)
     step = divide(

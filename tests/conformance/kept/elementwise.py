@@ -248,11 +248,12 @@ ROWS: list[Row] = [
     corpus(
         "numpy.cbrt",
         "float*[[]10]",
-        "[jv][vj]p*",
-        "The derivative of `cbrt` at ±0 is NaN, where JAX's is +inf.",
-        "cbrt has a vertical tangent at 0: JAX's rule (1/3) · cbrt(x)^-2 gives +inf, the "
-        "limit; tf8 differentiates sign(x) · |x|^(1/3) refined by a Newton step, whose "
-        "derivative at 0 is 0 · inf = NaN. A singular point where no finite derivative "
-        "exists (DESIGN §4: derivatives come from the ops' rules).",
+        "vjp2",
+        "The second derivative of `cbrt` at ±0 in reverse-over-reverse mode is NaN, where "
+        "JAX's is ∓inf.",
+        "cbrt's first derivative at ±0 is JAX's +inf (the limit), and so is its forward-mode "
+        "second derivative; the reverse pullback of that pullback meets inf · 0 at the "
+        "singular point, where no finite derivative exists (DESIGN §4: derivatives come from "
+        "the ops' rules).",
     ),
 ]
