@@ -43,3 +43,14 @@ def test_einsum_takes_jax_keywords():
         tnp.einsum("ij,jk", A, B, out=np.zeros((2, 4)))
     with pytest.raises(ParameterError, match="sublist"):
         tnp.einsum(A, [0, "x"], B, [1, 2])
+
+
+@pytest.mark.parametrize(
+    "name", ["sum", "prod", "max", "min", "mean", "std", "var", "argmax", "cumsum", "cumprod"]
+)
+def test_reductions_of_weak_values_are_strong_as_jax(name):
+    fn = getattr(tnp, name)  # jax 0.10.2: jnp.<name>(0.75).weak_type is False, for each
+    weak = tnp.asarray(0.75)
+    assert weak.weak_type and not fn(weak).weak_type and weak.weak_type  # input unchanged
+    assert not tf8.jit(fn)(0.75).weak_type
+    assert not fn(tnp.asarray([0.5, 2.0])).weak_type

@@ -17,7 +17,7 @@ from ._along import take_along_axis
 from ._arithmetic import imag, real, subtract
 from ._core import ArrayLike, asarray, astype, normalize_axes, normalize_axis
 from ._logic import equal, logical_and, where
-from ._reductions import Axis, keep_axes, reduce_axes
+from ._reductions import Axis, keep_axes, reduce_axes, strong
 from ._shape import expand_dims, moveaxis, ravel, reshape, squeeze
 
 
@@ -50,9 +50,9 @@ def _arg(name: str, a: ArrayLike, axis: int | None, keepdims: bool) -> TracedTen
         x = astype(x, dt.int32)
     if axis is None:
         out = apply1(name, [ravel(x)], axis=0)
-        return keep_axes(out, tuple(range(x.ndim)), keepdims)
+        return strong(keep_axes(out, tuple(range(x.ndim)), keepdims), x)
     ax = normalize_axis(axis, x.ndim)
-    return keep_axes(apply1(name, [x], axis=ax), (ax,), keepdims)
+    return strong(keep_axes(apply1(name, [x], axis=ax), (ax,), keepdims), x)
 
 
 def argmax(a: ArrayLike, axis: int | None = None, keepdims: bool = False) -> TracedTensor:

@@ -38,7 +38,17 @@ def reduce_axes(
         x = astype(x, dtype)
     axes = normalize_axes(axis, x.ndim)
     out = apply1(name, [x], axes=axes) if axes else x
-    return keep_axes(out, axes, keepdims)
+    return strong(keep_axes(out, axes, keepdims), x)
+
+
+def strong(out: TracedTensor, x: TracedTensor) -> TracedTensor:
+    """A reduction's result, strongly typed as JAX's are (`jnp.sum(2.0)` is not weak)."""
+    if not out._weak:
+        return out
+    if out is x:  # nothing was reduced: a strong copy, not the input changed
+        out = apply1("convert", [x], dtype=x.dtype)
+    out._weak = False
+    return out
 
 
 def _sum_dtype(x: TracedTensor) -> Any:
@@ -137,7 +147,7 @@ def cumsum(
     x = _cumulative_operand("cumsum", a, dtype, unexpected)
     if axis is None:
         x, axis = ravel(x), 0
-    return apply1("cumsum", [x], axis=normalize_axis(axis, x.ndim), reverse=False)
+    return strong(apply1("cumsum", [x], axis=normalize_axis(axis, x.ndim), reverse=False), x)
 
 
 def cumprod(
@@ -156,7 +166,8 @@ def cumprod(
     rows = apply1("iota", [], shape=(n, n), dtype=dt.int64, dimension=0)
     cols = apply1("iota", [], shape=(n, n), dtype=dt.int64, dimension=1)
     masked = where(greater_equal(rows, cols), expand_dims(last, -2), 1)
-    return moveaxis(apply1("reduce_prod", [masked], axes=(masked.ndim - 1,)), -1, axis)
+    products = apply1("reduce_prod", [masked], axes=(masked.ndim - 1,))
+    return strong(moveaxis(products, -1, axis), x)
 
 
 def _nan_free(a: ArrayLike, fill: Any) -> TracedTensor:
