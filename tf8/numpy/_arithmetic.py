@@ -78,6 +78,13 @@ def numeric(*values: ArrayLike) -> list[TracedTensor]:
     return [astype(x, dt.int32) for x in xs] if xs[0].dtype == dt.bool_ else xs
 
 
+def _numeric1(x: ArrayLike) -> TracedTensor:
+    """`numeric(x)` of one value, at once for a tensor that is not bool (the common case)."""
+    if type(x) is TracedTensor and x.dtype != dt.bool_:
+        return x
+    return numeric(x)[0]
+
+
 def _refuse_complex(name: str, a: TracedTensor) -> None:
     if dt.is_complex(a.dtype):
         raise DTypeError(f"{name} is not defined for complex input ({a.dtype}), as in JAX")
@@ -144,10 +151,12 @@ def power(x: ArrayLike, y: ArrayLike) -> TracedTensor:
     (x * x for y = 2, numpy's bits and the plain product rule); an inexact x with an integer
     array y keeps x's dtype (strongly typed); otherwise both promote (bools as int32)."""
     if type(y) is bool or type(y) is int or isinstance(y, np.integer):
-        (base,) = numeric(x)
+        base = _numeric1(x)
         if y == 2:
             return multiply(base, base)
         return elementwise("pow", base, int(y))
+    if type(y) is float and type(x) is TracedTensor and dt.is_inexact(x.dtype):
+        return elementwise("pow", x, y)  # the common case: a Python float exponent
     exponent = None if is_weak_scalar(y) else asarray(y)
     if exponent is not None and exponent.dtype.kind in "iu":
         base = asarray(x)
@@ -249,7 +258,7 @@ def clip(
 
 def square(x: ArrayLike) -> TracedTensor:
     """x * x (bools as int32, as JAX's)."""
-    (x,) = numeric(x)
+    x = _numeric1(x)
     return multiply(x, x)
 
 

@@ -87,6 +87,11 @@ def _wrap(i: Any, dim: int) -> Any:
 def _bounded_index(item: Any, dim: int, clamp: bool) -> Any:
     """The index with negatives wrapped: clamped into [0, dim) with `clamp`; None when it may
     leave the axis (a traced index, or a constant one out of bounds) and must go to a pad."""
+    if is_int_index(item):  # the common case, in Python ints
+        i = int(item) + dim if item < 0 else int(item)
+        if 0 <= i < dim:
+            return i
+        return min(max(i, 0), dim - 1) if clamp else None
     wrapped = _wrap(item, dim)
     if clamp:
         if isinstance(wrapped, TracedTensor):
