@@ -171,3 +171,17 @@ def test_cbrt_keeps_the_sign_of_zero_and_has_jaxs_infinite_slope_there():
     assert list(np.signbit(np.asarray(out))) == [True, False, True, False]
     grads = tf8.grad(lambda x: tnp.sum(tnp.cbrt(x)))(np.array([-0.0, 0.0, -8.0]))
     np.testing.assert_allclose(grads, [np.inf, np.inf, 1 / 12])  # jax: inf at both zeros
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+@pytest.mark.parametrize("name", ["floor_divide", "remainder"])
+def test_float_divmod_at_once_equals_its_traced_composition_bit_for_bit(name, dtype):
+    # eager values take floor_divide/remainder in numpy at once; jit runs the op composition
+    vals = np.array([1.5, -1.5, 0.0, -0.0, np.inf, -np.inf, np.nan, 3.0, -3.0, 1e-300, 7.0])
+    a, b = (v.astype(dtype) for v in np.meshgrid(vals, vals))
+    fn = getattr(tnp, name)
+    eager, traced = np.asarray(fn(tnp.asarray(a), tnp.asarray(b))), np.asarray(tf8.jit(fn)(a, b))
+    assert eager.dtype == traced.dtype == dtype
+    np.testing.assert_array_equal(eager, traced)
+    np.testing.assert_array_equal(np.signbit(eager), np.signbit(traced))
+    assert fn(tnp.asarray(7.0), 2.0).weak_type and not fn(np.float32(7.0), 2.0).weak_type
