@@ -185,3 +185,16 @@ def test_float_divmod_at_once_equals_its_traced_composition_bit_for_bit(name, dt
     np.testing.assert_array_equal(eager, traced)
     np.testing.assert_array_equal(np.signbit(eager), np.signbit(traced))
     assert fn(tnp.asarray(7.0), 2.0).weak_type and not fn(np.float32(7.0), 2.0).weak_type
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+@pytest.mark.parametrize("name", ["logaddexp", "logaddexp2"])
+def test_logaddexp_at_once_equals_its_traced_composition_bit_for_bit(name, dtype):
+    vals = np.array([1.5, -1.5, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e-300, 700.0, -700.0, 88.0])
+    a, b = (v.astype(dtype) for v in np.meshgrid(vals, vals))
+    fn = getattr(tnp, name)
+    eager, traced = np.asarray(fn(tnp.asarray(a), tnp.asarray(b))), np.asarray(tf8.jit(fn)(a, b))
+    assert eager.dtype == traced.dtype == dtype
+    np.testing.assert_array_equal(eager, traced)
+    np.testing.assert_array_equal(np.signbit(eager), np.signbit(traced))
+    assert fn(2.0, 3.0).weak_type == tf8.jit(fn)(2.0, 3.0).weak_type

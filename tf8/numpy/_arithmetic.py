@@ -90,7 +90,7 @@ def _refuse_complex(name: str, a: TracedTensor) -> None:
         raise DTypeError(f"{name} is not defined for complex input ({a.dtype}), as in JAX")
 
 
-def _computed(a: TracedTensor, b: TracedTensor) -> bool:
+def computed(a: TracedTensor, b: TracedTensor) -> bool:
     """Both operands computed and nothing follows them (no transform, no tape): a composed
     op may then compute its value in numpy at once, with the kernels its ops would run."""
     return a._value is not None and b._value is not None and eager_untaped(a) and eager_untaped(b)
@@ -106,7 +106,7 @@ def _numpy_divmod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]
         return np.round(np.where(step, quotient - 1, quotient)), mod
 
 
-def _wrapped(value: Any, like: TracedTensor, weak: bool) -> TracedTensor:
+def wrapped(value: Any, like: TracedTensor, weak: bool) -> TracedTensor:
     value = np.asarray(value, dtype=like.dtype)  # (numpy hands back scalars for 0-d operands)
     out = concrete(value, aval_of(value.shape, value.dtype))
     out._weak = weak
@@ -117,10 +117,10 @@ def float_divmod(a: TracedTensor, b: TracedTensor) -> tuple[TracedTensor, Traced
     """JAX's (and CPython's) float divmod: m = fmod(a, b), q = (a - m) / b, both moved one
     step toward -inf where m's sign is not b's; q rounded (it is integral up to rounding).
     Computed operands outside transforms take it in numpy at once (one call, not 14 ops)."""
-    if _computed(a, b):
+    if computed(a, b):
         weak = a._weak and b._weak
         q, m = _numpy_divmod(a._value, b._value)  # type: ignore[arg-type]
-        return _wrapped(q, a, weak), _wrapped(m, a, weak)
+        return wrapped(q, a, weak), wrapped(m, a, weak)
     mod = apply1("fmod", [a, b])
     quotient = true_divide(where(equal(b, 0), a, subtract(a, mod)), b)
     step = logical_and(not_equal(mod, 0), not_equal(sign(b), sign(mod)))
@@ -147,12 +147,12 @@ def remainder(x: ArrayLike, y: ArrayLike) -> TracedTensor:
     _refuse_complex("remainder", a)
     if not dt.is_inexact(a.dtype):
         return apply1("rem", [a, b])
-    if _computed(a, b):
+    if computed(a, b):
         av, bv = a._value, b._value
         with np.errstate(all="ignore"):
             rem = np.fmod(av, bv)
             value = np.where(((rem < 0) != (bv < 0)) & (rem != 0), rem + bv, rem)
-        return _wrapped(value, a, a._weak and b._weak)
+        return wrapped(value, a, a._weak and b._weak)
     rem = apply1("fmod", [a, b])
     plus = logical_and(not_equal(less(rem, 0), less(b, 0)), not_equal(rem, 0))
     return where(plus, add(rem, b), rem)

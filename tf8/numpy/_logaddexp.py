@@ -13,12 +13,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from tf8.lax.core import apply1
 from tf8.lax.stop import stop_gradient
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
-from ._arithmetic import add, fmod, imag, maximum, multiply, real, subtract
+from ._arithmetic import add, computed, fmod, imag, maximum, multiply, real, subtract, wrapped
 from ._core import ArrayLike, broadcast_arrays, inexact, promote
 from ._float_ufuncs import exp, exp2, expm1, isfinite, isnan, log1p
 from ._logic import equal, less, where
@@ -43,6 +45,10 @@ def _log_add(
 ) -> TracedTensor:
     """m + scale * log1p(s) in the base whose exponential is `power` (`grow` = power - 1)."""
     a, b = (inexact(x) for x in broadcast_arrays(*promote(x1, x2)))
+    if not dt.is_complex(a.dtype) and computed(a, b):  # at once, in numpy
+        value = _numpy_log_add(a._value, b._value, scale)  # type: ignore[arg-type]
+        weak = a._weak and b._weak and (scale == 1.0 or a.ndim == 0)
+        return wrapped(value, a, weak)
     top = maximum(a, b)
     finite = isfinite(top)
     m = stop_gradient(where(finite, top, 0))
@@ -64,6 +70,25 @@ def _log_add(
         # JAX scales by, or wraps with, constants of the result's dtype
         out = strong_unless_scalar(out, out)
     return out
+
+
+def _numpy_log_add(a: np.ndarray, b: np.ndarray, scale: float) -> np.ndarray:
+    """`_log_add` of real numpy values, by the same kernels in the same order."""
+    with np.errstate(all="ignore"):
+        top = np.maximum(a, b)
+        finite = np.isfinite(top)
+        m = np.where(finite, top, 0)
+        a_safe, b_safe = np.where(finite, a, 0), np.where(finite, b, 0)
+        da, db = a_safe - m, b_safe - m
+        if scale == 1.0:
+            s = np.where(a_safe == m, np.expm1(da) + np.exp(db), np.exp(da) + np.expm1(db))
+            value = m + np.log1p(s)
+        else:
+            grown_a, grown_b = np.expm1(da * _LN2), np.expm1(db * _LN2)
+            s = np.where(a_safe == m, grown_a + np.exp2(db), np.exp2(da) + grown_b)
+            value = m + np.log1p(s) * scale
+        edge = np.where(np.isnan(a - b), a + b, top)
+        return np.where(finite, value, edge)
 
 
 def logaddexp(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
