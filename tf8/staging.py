@@ -16,10 +16,11 @@ from tf8 import tree
 from tf8.compiler import CompiledGraph
 from tf8.errors import ParameterError, TracingError
 from tf8.jit import Jitted
+from tf8.jit_arguments import make_placeholder
 from tf8.lax.scopes import transform_scope
 from tf8.ops import dtypes as dt
 from tf8.ops.devices import CPU_SHARDING
-from tf8.traced import TracedTensor, placeholder
+from tf8.traced import TracedTensor
 
 __all__ = ["ClosedProgram", "ShapeDtypeStruct", "eval_shape", "make_jaxpr", "make_program"]
 
@@ -99,9 +100,7 @@ def _stand_in(leaf: Any, where: str) -> TracedTensor:
             f"{where}: an argument leaf of type {type(leaf).__name__} ({leaf!r:.60}) is not an "
             "array, a scalar or a ShapeDtypeStruct"
         )
-    stand_in = placeholder(shape, dtype)
-    stand_in._weak = weak
-    return stand_in
+    return make_placeholder(shape, dtype, weak)
 
 
 def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8 import fft, linalg
+from tf8 import fft, linalg, tree
 from tf8 import numpy as tnp
 from tf8.errors import UnsupportedOperationError
 from tf8.scipy.special import for_scipy_ufunc
@@ -92,26 +92,18 @@ def _call(name: str, fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]
 
 
 def _all_computed(value: Any) -> bool:
-    """True when every TracedTensor in `value` (through lists, tuples and dicts) has a value
-    nothing differentiates, so numpy may read it."""
-    if isinstance(value, TracedTensor):
-        return not value._unbound and value._differentiated_by() is None
-    if isinstance(value, (list, tuple)):
-        return all(_all_computed(v) for v in value)
-    if isinstance(value, dict):
-        return all(_all_computed(v) for v in value.values())
-    return True
+    """True when every TracedTensor in the pytree `value` has a value nothing differentiates,
+    so numpy may read it."""
+    return all(
+        not t._unbound and t._differentiated_by() is None
+        for t in tree.tree_leaves(value)
+        if isinstance(t, TracedTensor)
+    )
 
 
 def _as_numpy(value: Any) -> Any:
-    """`value` with every TracedTensor in it (through lists, tuples, dicts) as numpy."""
-    if isinstance(value, TracedTensor):
-        return np.asarray(value)
-    if type(value) in (list, tuple):
-        return type(value)(_as_numpy(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _as_numpy(v) for k, v in value.items()}
-    return value
+    """The pytree `value` with every TracedTensor in it as its numpy value."""
+    return tree.tree_map(lambda t: np.asarray(t) if isinstance(t, TracedTensor) else t, value)
 
 
 def array_function(
