@@ -94,6 +94,7 @@ from .special import (
     zeta,
 )
 from .stop import stop_gradient
+from .windows import padtype_to_pads
 from .structure import (
     argmax,
     argmin,
