@@ -63,7 +63,7 @@ def test_rows_are_distinct():
 
 def test_only_corpus_rows_keep_mismatches():
     class Mismatch:  # empty fields, which an API row's empty patterns would match
-        name = signature = path = ""
+        name = signature = path = what = ""
 
     row = deliberate(Mismatch())
     assert row is None or row.name is not None

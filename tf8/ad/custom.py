@@ -26,6 +26,7 @@ from .arguments import as_traced, check_callable
 from .batching.core import at_front, batch_size, moveaxis
 from .batching.vmap import vmap
 from .tracing import shapes_match
+from .transforms import jvp
 
 
 class _Marker(ExtensionOp):
@@ -345,6 +346,20 @@ class _VjpMarker(_Marker):
         call = _VjpCall(site, residuals, out_avals, self.payload[1])
         linear = _VjpLinear((call,), len(ts), self.output_count)
         return apply(linear, ts)
+
+    def forward_under_reverse(self, op, primals, outputs, tangents):
+        """The outputs' tangents when a reverse transform inside this forward one also
+        differentiates the call: the tangent of `fwd`'s primal output (JAX: the higher trace
+        runs `fwd`, whose ops the lower one differentiates), so `jvp(grad(f))` works."""
+        site, xs, ts = self._arguments("custom_vjp", primals, tangents)
+
+        def primal(*args: Any) -> tuple:
+            out = site.fwd(*args)
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise DifferentiationError("custom_vjp fwd must return (output, residuals)")
+            return tuple(tree.tree_leaves(out[0]))
+
+        return list(jvp(primal, tuple(xs), tuple(ts))[1])
 
 
 class custom_vjp:  # noqa: N801 - JAX's name

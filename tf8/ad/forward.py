@@ -86,7 +86,10 @@ class ForwardTape:
                 carried.append(tangent._value)
         frame = current()
         tapes = frame.tapes
-        if tapes[0] is self:  # outermost: the rule derived for these avals, in numpy
+        # a custom_vjp call that a reverse tape above also differentiates takes the tangent of
+        # its forward function, as in JAX, where the higher trace replaced the call by it
+        rule = _under_reverse(self, tapes, op, inputs) if len(tapes) > 1 else None
+        if rule is None and tapes[0] is self:  # outermost: the rule derived, in numpy
             active = tuple([t is not None for t in tangents])
             if len(inputs) == 1:  # `tangent_rule`'s cache, read inline: the hot path
                 cached = DERIVED.get((JVP_KEY, id(op), active, id(inputs[0].aval)))
@@ -115,7 +118,7 @@ class ForwardTape:
         below = tapes[: tapes.index(self)]
         token = frame_var.set(frame.child(TapeFrame if below else TransformFrame, tapes=below))
         try:
-            out_tangents = JVP(op)(op, list(inputs), list(outputs), tangents)
+            out_tangents = (rule or JVP(op))(op, list(inputs), list(outputs), tangents)
             converted = []
             for out, t in zip(outputs, out_tangents):
                 if t is not None and t.dtype != out.dtype and out.aval.dtype.kind in "fc":
@@ -131,6 +134,18 @@ class ForwardTape:
         """The tangent this run carries for `t` (None: zero)."""
         node = self.nodes.get(id(t))
         return None if node is None else node[2]
+
+
+def _under_reverse(tape: ForwardTape, tapes: tuple, op: Any, inputs: Sequence) -> Any:
+    """`op`'s `forward_under_reverse` rule when it has one and a reverse tape inside `tape` (a
+    higher level) follows one of `inputs`; else None."""
+    rule = getattr(type(op), "forward_under_reverse", None)
+    if rule is None:
+        return None
+    for other in tapes[tapes.index(tape) + 1 :]:
+        if not isinstance(other, ForwardTape) and any(id(t) in other.nodes for t in inputs):
+            return rule.__get__(op)
+    return None
 
 
 def _tangent(out: TracedTensor, total: Any) -> TracedTensor:

@@ -29,4 +29,30 @@ ROWS: list[Row] = [
         "nothing is computed behind the user's back (DESIGN §6).",
         differs="raised ChunkingError*",
     ),
+    corpus(
+        "*",
+        "*",
+        "*",
+        "In float32 and float16, a special function or its derivative may differ from JAX's in "
+        "the last digits, where tf8's value is the closer one to the exact result.",
+        "tf8 evaluates special functions (gamma, factorial, log_ndtr, ndtri, betainc, ...) with "
+        "scipy's kernels (DESIGN §2), which compute float32 in double precision and round once; "
+        "XLA evaluates float32 approximations. The replay keeps "
+        "such a difference only where, element by element, tf8's value lies at least as close "
+        "as JAX's to the same case computed from its arguments widened to 64 bits; where JAX's "
+        "is closer the case stays an open mismatch.",
+        differs="values closer to the 64-bit result than JAX's*",
+    ),
+    corpus(
+        "transforms.custom_vjp*",
+        "*",
+        "jvp2",
+        "The second forward derivative of a `custom_vjp` function raises.",
+        "A `custom_vjp` function has no forward-mode rule, so `jvp` of it raises, in JAX and "
+        "in tf8. JAX raises for `jvp(jvp(f))` too when it runs op by op, but under `jit` it "
+        "returns zeros: the tangent that would raise is dropped before it runs. tf8 computes "
+        "forward-mode tangents as it goes (DESIGN §4) and raises in both, rather than return a "
+        "zero that is not the derivative.",
+        differs="raised DifferentiationError*",
+    ),
 ]
