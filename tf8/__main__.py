@@ -30,7 +30,7 @@ def demo_forward() -> float:
     with tf8.recording():  # record a program instead of computing op by op
         f = tnp.sum(tnp.tanh(W @ x + b) ** 2)
 
-    compiled = tf8.GraphCompiler().compile(f)
+    compiled = tf8.GraphCompiler().compile(f, output_names=["f"])
     print("f(W, x, b) = sum(tanh(W @ x + b) ** 2)\n")
     print(compiled.pretty())
     (value,) = tf8.Runtime().prepare(compiled).run()

@@ -32,10 +32,10 @@ from tf8.jit_arguments import (
     is_weak,
     leaf_kind,
     leaf_values,
-    make_placeholder,
     shape_dtype,
 )
 from tf8.jit_cache import Entry, Trace, caches_for, effects_only
+from tf8.jit_names import ArgumentNames, named_placeholders, output_titles
 from tf8.lax import effects
 from tf8.lax.scopes import transform_scope
 from tf8.ops import switches
@@ -263,7 +263,8 @@ class Jitted:
                 "inside tf8.no_tracing()"
             )
         with transform_scope(symbolic=True), effects.scope() as scoped:
-            inputs = [make_placeholder(shape, dtype, weak) for shape, dtype, weak in avals]
+            names = ArgumentNames(self._fun)  # titles: parameter names, pytree paths
+            inputs, in_order = named_placeholders(names, treedef, statics, avals)
             dynamic = treedef.unflatten(inputs)
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
             with self._traces.lock:
@@ -281,9 +282,10 @@ class Jitted:
         token = effects.pending(scoped)
         if not outputs and token is None:
             return Trace(None, None, out_tree, ())
+        out_names = output_titles(self._fun, names, out_tree) if outputs else None
         try:
             compiled = api.default_compiler.compile_with_input_specs(
-                outputs or [token], inputs, drop_unused=True
+                outputs or [token], [inputs[i] for i in in_order], True, out_names
             )
         except UnboundPlaceholder as exc:
             raise UnboundPlaceholder(
@@ -293,7 +295,7 @@ class Jitted:
                 "pass it as an argument instead"
             ) from None
         read = set(compiled.inputs)
-        used = [i for i, t in enumerate(inputs) if t.key in read]
+        used = [i for i in in_order if inputs[i].key in read]  # in argument order
         order = None if used == list(range(len(inputs))) else tuple(used)
         if not outputs:  # only effects (a function returning None that prints)
             return effects_only(Trace(compiled, order, out_tree, (), engine))

@@ -19,10 +19,11 @@ SCALARS = (bool, int, float, complex)
 INLINE = object()  # leaf signature meaning "do not compile, call the function directly"
 
 
-def make_placeholder(shape: Any, dtype: Any, weak: bool) -> TracedTensor:
+def make_placeholder(shape: Any, dtype: Any, weak: bool, title: str | None = None) -> TracedTensor:
     """A placeholder of this shape and dtype, weakly typed when it stands for a Python
-    scalar (as in JAX: jit(f)(float32_array, 2.0) stays float32)."""
-    leaf = placeholder(shape, dtype)
+    scalar (as in JAX: jit(f)(float32_array, 2.0) stays float32); `title` is what listings
+    call it (the parameter name and pytree path, tf8.jit_names)."""
+    leaf = placeholder(shape, dtype, title=title)
     leaf._weak = weak
     return leaf
 

@@ -250,7 +250,21 @@ def make_program(
     static_argnames: str | Iterable[str] = (),
 ) -> Callable[..., CompiledGraph]:
     """`make_program(f)(*args)` is the CompiledGraph `jit(f)` would compile for `args`
-    (static arguments as `jit`'s)."""
+    (static arguments as `jit`'s). Its inputs are named by `f`'s parameters and their pytree
+    paths, in argument order; its outputs by their role (tf8.jit_names).
+
+    >>> import tf8, tf8.numpy as tnp, numpy as np
+    >>> def loss(params, x):
+    ...     return tnp.sum(tnp.tanh(x @ params["w"]))
+    >>> program = tf8.make_program(tf8.grad(loss))({"w": np.ones(3)}, np.ones((2, 3)))
+    >>> print(program.pretty())  # doctest: +ELLIPSIS
+    CompiledGraph: 3 inputs (2 placeholders), ...
+      %0: float64(3,)  # input params['w']
+      %1: float64(2, 3)  # input x
+      %2: float64()  # constant: gradient seed = 1.0
+    ...
+      return %... (grad[params['w']])
+    """
     jitted = Jitted(fun, static_argnums, static_argnames)
 
     @functools.wraps(fun)

@@ -357,9 +357,9 @@ def wrap(value: np.ndarray, aval: Aval | None = None) -> TracedTensor:
     return TracedTensor(None, aval, None, False, value)
 
 
-def _leaf(value: np.ndarray | None, aval: Aval, name: str | None, kind: str) -> TracedTensor:
+def _leaf(value: Any, aval: Aval, name: str | None, kind: str, title: Any = None) -> TracedTensor:
     uid = None if name is not None else next(_uids)
-    key = ValueKey.input(LeafKey(uid, name, aval, kind))
+    key = ValueKey.input(LeafKey(uid, name, aval, kind, title))
     if value is None:
         return TracedTensor(key, aval, _EMPTY, unbound=True)
     t = TracedTensor(key, aval, {key: value})
@@ -386,13 +386,13 @@ def tensor(array: Any, name: str | None = None) -> TracedTensor:
 
 
 def placeholder(
-    shape: Sequence[int | str | Any], dtype: Any = "float64", name: str | None = None
+    shape: Sequence[Any], dtype: Any = "float64", name: str | None = None, title: str | None = None
 ) -> TracedTensor:
-    """An unbound leaf: dims may be ints or names (`("n", 3)`) for symbolic shapes."""
+    """An unbound leaf, dims ints or names (`("n", 3)`); `title` names it in listings only."""
     if isinstance(shape, str):  # each letter would become a dimension
         raise ParameterError(
             f"placeholder: shape must be a tuple of ints or names, got the string {shape!r} "
             f"(write ({shape!r},) for one named dimension)"
         )
     dims = tuple(as_dim(d) for d in shape)
-    return _leaf(None, aval_of(dims, dt.as_dtype(dtype)), name, "placeholder")
+    return _leaf(None, aval_of(dims, dt.as_dtype(dtype)), name, "placeholder", title)

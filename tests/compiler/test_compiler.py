@@ -54,7 +54,7 @@ def test_pretty_lists_inputs_ops_and_outputs():
     text = compiled.pretty()
     assert text.startswith("CompiledGraph: 2 inputs (1 placeholders)")
     assert re.search(r"%0: float64\(2, 3\)\s+# input x \(bound\)", text)
-    assert re.search(r"%1: float64\(n,\)\s+# input p \(placeholder\)", text)
+    assert re.search(r"%1: float64\(n,\)\s+# input p$", text, re.MULTILINE)
     assert "reduce_sum[axes=(0, 1)]" in text and "broadcast_in_dim[shape=(n,)" in text
     assert text.rstrip().splitlines()[-1].startswith("  return %")
     assert compiled.fingerprint.hex()[:16] in text and compiled.fingerprint.hex()[:16] in repr(

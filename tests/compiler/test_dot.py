@@ -34,10 +34,23 @@ class Graph:
     root: Cluster = field(default_factory=lambda: Cluster("root"))
 
     def all_clusters(self, cluster: Cluster | None = None) -> list[Cluster]:
+        """Every cluster but the legend, outermost first."""
         found = []
         for child in (cluster or self.root).clusters:
-            found += [child, *self.all_clusters(child)]
+            if child.name != "cluster_legend":
+                found += [child, *self.all_clusters(child)]
         return found
+
+    @property
+    def legend(self) -> dict[str, dict[str, str]]:
+        """The legend's nodes (label -> attributes)."""
+        (legend,) = [c for c in self.root.clusters if c.name == "cluster_legend"]
+        return {self.nodes[n]["label"]: self.nodes[n] for n in legend.nodes}
+
+    @property
+    def drawing(self) -> dict[str, dict[str, str]]:
+        """The nodes of the program itself (the legend's left out)."""
+        return {n: a for n, a in self.nodes.items() if not n.startswith("legend")}
 
 
 def tokens(text: str) -> list[str]:
@@ -106,7 +119,7 @@ def _statements(items: list[str], position: int, graph: Graph, cluster: Cluster)
 
 
 def op_nodes(graph: Graph) -> dict[str, dict[str, str]]:
-    return {n: a for n, a in graph.nodes.items() if a.get("shape") in ("box", "box3d")}
+    return {n: a for n, a in graph.drawing.items() if a.get("shape") in ("box", "box3d")}
 
 
 def test_gradient_program_has_primal_and_linearized_nodes():
@@ -124,7 +137,7 @@ def test_gradient_program_has_primal_and_linearized_nodes():
     fills = {a["label"].split("\\n")[0]: a["fillcolor"] for a in ops.values()}
     assert fills["sin"] != fills["add"]  # the forward pass vs the backward (cotangent) pass
     # inputs and the output are nodes too, and every op is connected
-    assert len(graph.nodes) == len(ops) + len(compiled.inputs) + len(compiled.outputs)
+    assert len(graph.drawing) == len(ops) + len(compiled.inputs) + len(compiled.outputs)
     assert {t for _, t, _ in graph.edges} >= set(ops)
 
 
@@ -155,10 +168,10 @@ def test_control_flow_subprograms_are_one_cluster_each():
     assert len(clusters) == expected
     titles = sorted(c.attributes["label"] for c in clusters)
     assert titles == [
-        "checkpoint body", "cond branch 0", "cond branch 1", "scan body", "while body",
-        "while cond",
+        "checkpoint: fun", "cond: false_fun", "cond: true_fun", "scan body",
+        "while_loop: body_fun", "while_loop: cond_fun",
     ]  # fmt: skip
-    (scan,) = [c for c in graph.root.clusters if c.attributes["label"] == "scan body"]
+    (scan,) = [c for c in graph.all_clusters() if c.attributes["label"] == "scan body"]
     assert len(scan.clusters) == 2  # the branches are drawn inside the body that holds them
     for attributes in op_nodes(graph).values():
         if attributes["label"].split("\\n")[0] in ("scan", "cond", "while", "checkpoint"):
@@ -171,7 +184,7 @@ def test_prepared_program_shows_fused_regions_as_clusters():
     prepared = tf8.Runtime().prepare(compiled)
     (region,) = prepared.prepared.regions
     graph = parse_dot(prepared.to_dot())
-    (cluster,) = graph.root.clusters
+    (cluster,) = graph.all_clusters()
     assert cluster.attributes["label"].startswith(f"fused region: {region.ops} ops")
     names = [graph.nodes[n]["label"].split("\\n")[0] for n in cluster.nodes]
     assert {"exp", "mul", "add"} <= set(names) and "reduce_sum" not in names

@@ -46,14 +46,25 @@ def as_traced(value: Any) -> TracedTensor:
 
 
 def fresh_leaf(like: TracedTensor, kind: str, bind: bool) -> TracedTensor:
-    """A new leaf with `like`'s aval; bound to `like`'s value when `bind` and it is known."""
-    key = ValueKey.input(LeafKey(next(_uids), None, like.aval, kind))
+    """A new leaf with `like`'s aval; bound to `like`'s value when `bind` and it is known.
+    Listings call it after `like` when that is a leaf with a name or title (`tangent of x`)."""
+    key = ValueKey.input(LeafKey(next(_uids), None, like.aval, kind, _title(like, kind)))
     if bind and like.is_concrete:
         value = evaluate_all([like])[0]
         leaf = TracedTensor(key, like.aval, {key: value})
         leaf._value = value
         return leaf
     return TracedTensor(key, like.aval, {}, unbound=True)
+
+
+def _title(like: TracedTensor, kind: str) -> str | None:
+    """What to call a fresh leaf standing for (or the tangent of) the leaf `like`: None (its
+    kind says what it is) unless `like` is a leaf with a name or title."""
+    key = like._key
+    leaf = key.input_key if key is not None and key.is_input else None
+    if not isinstance(leaf, LeafKey) or (leaf.name is None and leaf.title is None):
+        return None
+    return leaf.label() if kind == "argument" else f"{kind} of {leaf.label()}"
 
 
 class Arguments:

@@ -115,6 +115,7 @@ def _jacobian(
             return result, aux_def.unflatten(finished[len(outs) * len(xs) :])
         return result
 
+    jac.__wrapped__ = fun  # type: ignore[attr-defined]  # fun's parameter names, for jit
     return jac
 
 

@@ -29,6 +29,7 @@ from .graph_path import graph_vjp, linear_transpose
 from .graph_path import linearize as graph_linearize
 from .linearize import jvp_graph, transpose_graph
 from .reverse import vjp_walk
+from .roles import grad_output_roles
 from .tape import results, run_on_tape, tape_leaves
 from .tracing import (
     checked_cotangents,
@@ -81,6 +82,9 @@ def value_and_grad(
         )
 
     value_and_grad_f.trace_on_placeholders = on_placeholders  # type: ignore[attr-defined]
+    # what jit's programs call its outputs and inputs (fun's parameter names): display only
+    value_and_grad_f.output_roles = grad_output_roles(nums, single, has_aux, True)  # type: ignore[attr-defined]
+    value_and_grad_f.__wrapped__ = fun  # type: ignore[attr-defined]
     return value_and_grad_f
 
 
@@ -157,6 +161,8 @@ def grad(
 ) -> Callable:
     """The gradient of a scalar-output function (JAX's `grad`)."""
     vg = value_and_grad(fun, argnums, has_aux, holomorphic)
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else tuple(argnums)
 
     def grad_f(*args: Any, **kwargs: Any) -> Any:
         value, g = vg(*args, **kwargs)
@@ -168,6 +174,8 @@ def grad(
         return (g, value[1]) if has_aux else g
 
     grad_f.trace_on_placeholders = on_placeholders  # type: ignore[attr-defined]
+    grad_f.output_roles = grad_output_roles(nums, single, has_aux, False)  # type: ignore[attr-defined]
+    grad_f.__wrapped__ = fun  # type: ignore[attr-defined]
     return grad_f
 
 

@@ -12,7 +12,14 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, UnusedInput
-from tf8.graph import OperationKey, OperationRole, ValueKey, compile_program, materialize_merge
+from tf8.graph import (
+    PRIMARY,
+    OperationKey,
+    OperationRole,
+    ValueKey,
+    compile_program,
+    materialize_merge,
+)
 from tf8.lax.core import merge_bindings
 from tf8.ops.definition import infer
 from tf8.ops.leaves import Conflict, LeafKey
@@ -23,6 +30,7 @@ from tf8.traced import TracedTensor
 
 from .direct import direct_program, finish_program
 from .dot import Drawable, compiled_dot
+from .names import LINEAR_LEAVES, derivative_steps, input_listing, pass_word
 from .program import SemanticFingerprint, SemanticProgram, format_program, make_instruction
 from .prune import prune_outputs
 
@@ -31,9 +39,14 @@ class CompiledGraph(Drawable):
     """An immutable compiled program, its default bindings and its input keys in order.
     `pretty()` prints it; `to_dot()` / `draw()` picture it (tf8.compiler.dot), with each
     instruction's role (`roles`: linearized ops are drawn apart). It keeps no other key of the
-    graph it was compiled from, so that graph is freed once the tracing is done."""
+    graph it was compiled from, so that graph is freed once the tracing is done.
 
-    __slots__ = ("program", "inputs", "bindings", "fingerprint", "roles", "scopes")
+    Inputs are listed by what they are (tf8.compiler.names: jit's parameter names and pytree
+    paths, `params['W']`; a held constant says what it is); `output_names`, when the caller
+    gave them (jit does: `value`, `grad[params['W']]`), name the outputs. Names are not part
+    of the fingerprint."""
+
+    __slots__ = ("program", "inputs", "bindings", "fingerprint", "roles", "scopes", "output_names")
 
     def __init__(
         self,
@@ -42,12 +55,16 @@ class CompiledGraph(Drawable):
         bindings: Mapping[ValueKey, np.ndarray],
         roles: tuple[OperationRole, ...],
         scopes: tuple[str, ...] | None = None,
+        output_names: Sequence[str] | None = None,
     ) -> None:
         self.program = program
         self.inputs = inputs
         self.bindings = dict(bindings)
         self.roles = roles
         self.scopes = scopes  # each instruction's tf8.named_scope ("": none), or None: none
+        count = len(program.output_slots)
+        names = None if output_names is None else tuple(output_names)
+        self.output_names = names if names is not None and len(names) == count else None
         self.fingerprint = SemanticFingerprint.of(program)
 
     @property
@@ -67,14 +84,41 @@ class CompiledGraph(Drawable):
     def guards(self) -> tuple[ShapeGuard, ...]:
         return self.program.guards
 
+    def input_labels(self) -> list[str]:
+        """What each input is, as `pretty()` lists it (`input x`, `constant: captured ...`)."""
+        bound = self.program.input_bound
+        return [
+            input_listing(k.input_key, i, bound[i], self.bindings.get(k))
+            for i, k in enumerate(self.inputs)
+        ]
+
+    def derivative_instructions(self) -> list[bool]:
+        """Whether each instruction computes derivatives (tf8.compiler.names.derivative_steps)."""
+        linear = [i for i, k in enumerate(self.inputs) if _kind(k) in LINEAR_LEAVES]
+        roles = self.roles if len(self.roles) == len(self.program.instructions) else None
+        steps = [
+            (inst.inputs, inst.outputs, roles[n] if roles else PRIMARY)
+            for n, inst in enumerate(self.program.instructions)
+        ]
+        return derivative_steps(linear, steps)
+
+    def is_gradient(self) -> bool:
+        """Whether the program holds a gradient's seed (its derivative ops are a backward pass)."""
+        return any(_kind(k) == "seed" for k in self.inputs)
+
     def pretty(self) -> str:
-        labels = [k.input_key.label() for k in self.inputs]
+        flags = self.derivative_instructions()
+        gradient, any_derivative = self.is_gradient(), any(flags)
+        passes = [pass_word(flag, any_derivative, gradient) for flag in flags]
         head = (
             f"CompiledGraph: {len(self.inputs)} inputs ({len(self.placeholders)} placeholders), "
             f"{len(self.program.instructions)} ops, {len(self.program.output_slots)} outputs, "
             f"fingerprint {self.fingerprint.hex()[:16]}"
         )
-        return head + "\n" + format_program(self.program, labels, scopes=self.scopes)
+        listing = format_program(
+            self.program, self.input_labels(), self.scopes, self.output_names, passes
+        )
+        return head + "\n" + listing
 
     def to_dot(self) -> str:
         """Graphviz DOT text: one node per op, linearized ops styled apart, sub-programs as
@@ -88,6 +132,10 @@ class CompiledGraph(Drawable):
         )
 
 
+def _kind(key: ValueKey) -> str | None:
+    return getattr(key.input_key, "kind", None)
+
+
 def _leaf(key: ValueKey) -> LeafKey:
     leaf = key.input_key
     if not isinstance(leaf, LeafKey):
@@ -98,27 +146,36 @@ def _leaf(key: ValueKey) -> LeafKey:
 class GraphCompiler:
     """Compiles TracedTensor outputs into a CompiledGraph; knows no engine."""
 
-    def compile(self, *outputs: TracedTensor | Sequence[TracedTensor]) -> CompiledGraph:
-        """Compile `outputs`; every input must be bound (or be a placeholder run takes)."""
-        return self._compile(_flatten_outputs(outputs), None)
+    def compile(
+        self,
+        *outputs: TracedTensor | Sequence[TracedTensor],
+        output_names: Sequence[str] | None = None,
+    ) -> CompiledGraph:
+        """Compile `outputs`; every input must be bound (or be a placeholder run takes).
+        `output_names` (one per output) name them in listings and pictures (display only)."""
+        return self._compile(_flatten_outputs(outputs), None, False, output_names)
 
     def compile_with_input_specs(
         self,
         outputs: Sequence[TracedTensor] | TracedTensor,
         inputs: Sequence[TracedTensor],
         drop_unused: bool = False,
+        output_names: Sequence[str] | None = None,
     ) -> CompiledGraph:
         """Compile with the input order given by `inputs`; unlisted placeholders are an error.
 
         An input the outputs do not read raises UnusedInput, or with `drop_unused` is left
-        out of the program (`CompiledGraph.inputs` says which are in)."""
-        return self._compile(_flatten_outputs([outputs]), list(inputs), drop_unused)
+        out of the program (`CompiledGraph.inputs` says which are in). `output_names` names
+        the outputs in listings and pictures (display only: not in the fingerprint)."""
+        flat = _flatten_outputs([outputs])
+        return self._compile(flat, list(inputs), drop_unused, output_names)
 
     def _compile(
         self,
         outputs: list[TracedTensor],
         specs: list[TracedTensor] | None,
         drop_unused: bool = False,
+        output_names: Sequence[str] | None = None,
     ) -> CompiledGraph:
         for t in outputs:
             if not isinstance(t, TracedTensor):
@@ -156,7 +213,8 @@ class GraphCompiler:
         else:
             program = _semantic_program(ssa, input_keys, bound, flat.operations)
         roles = tuple([op_key._structure[1] for op_key in flat.operations])
-        return CompiledGraph(program, tuple(input_keys), bound, roles, scopes_of(flat.operations))
+        scopes = scopes_of(flat.operations)
+        return CompiledGraph(program, tuple(input_keys), bound, roles, scopes, output_names)
 
 
 def _flatten_outputs(outputs: Iterable[Any]) -> list[TracedTensor]:

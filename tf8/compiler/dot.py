@@ -1,13 +1,16 @@
 """Pictures of programs: Graphviz DOT text for compiled and prepared programs, and rendering.
 
 One node per op, labelled with its name, its payload (parameters) and each output's dtype and
-shape. Primal ops are grey. Ops the linearisation emitted (role `Linearized`) are blue with a
-bold border, and every op that reads a tangent or cotangent (a value downstream of such an op,
-or of a tangent or seed leaf: the backward pass of a gradient) is blue. Extension ops (linalg,
-FFT, einsum, control flow, user families) are 3-D boxes. A control-flow op's sub-programs (scan
-body, cond branches, while cond and body, checkpoint body) are clusters beside it, drawn
+shape. Primal (forward) ops are grey. Derivative ops are one blue everywhere: every op that
+reads a tangent or cotangent (a value downstream of a tangent or seed leaf: the backward pass
+of a gradient), every op the linearisation emitted (role `Linearized`, drawn with a bold
+border too) and every op of a sub-program such an op holds. Extension ops (linalg, FFT, einsum,
+control flow, user families) are 3-D boxes. Inputs and outputs are named (tf8.compiler.names:
+`params['W']`, `grad[params['W']]`, `captured float64[3]`). A control-flow op's sub-programs
+are clusters beside it titled by what they are (`scan body (backward)`, `cond: true_fun`,
+`while_loop: body_fun`), their inputs and outputs by their roles (`carry[0]`, `x[0]`), drawn
 recursively; a caller may add clusters of its own over runs of instructions (the prepared
-program's fused elementwise regions).
+program's fused elementwise regions). Each picture ends with a legend of what it shows.
 
 `draw` renders through the `graphviz` Python package, which needs Graphviz's `dot` program
 (Debian/Ubuntu: `apt install graphviz`; it does not come from PyPI). `Drawable` gives a class
@@ -26,22 +29,20 @@ from typing import Any
 
 from tf8.errors import MissingToolError
 from tf8.graph import PRIMARY, OperationRole, ValueKey, materialize_merge
-from tf8.ops.extension import ExtensionOp
+
+from .dot_style import (
+    CLUSTER_STYLES,
+    INPUT_STYLE,
+    OUTPUT_STYLE,
+    PLACEHOLDER_STYLE,
+    legend_keys,
+    legend_lines,
+    op_style,
+    quote,
+)
+from .names import LINEAR_LEAVES, derivative_steps, input_text, pass_word, subprogram_descriptions
 
 PAYLOAD_CHARS = 48  # longer payloads are cut (a label is not a listing)
-
-PRIMAL_STYLE = 'style="rounded,filled", fillcolor="#eeeeee", color="#555555"'
-LINEARIZED_STYLE = 'style="rounded,filled,bold", fillcolor="#cfe3ff", color="#1f5fbf"'
-TANGENT_STYLE = 'style="rounded,filled", fillcolor="#cfe3ff", color="#5f8fd0"'
-LINEAR_LEAVES = ("tangent", "seed")  # leaf kinds whose values are tangents or cotangents
-INPUT_STYLE = 'shape=ellipse, style=filled, fillcolor="#fff4cc"'
-PLACEHOLDER_STYLE = 'shape=ellipse, style="filled,dashed", fillcolor="#ffffff"'
-OUTPUT_STYLE = 'shape=doubleoctagon, style=filled, fillcolor="#d9f2d9"'
-CLUSTER_STYLES = {  # graph attributes: statements, so `;` between them
-    "program": 'style="rounded,dashed"; color="#7f7f7f";',
-    "region": 'style="rounded,filled"; fillcolor="#fdeee0"; color="#d9822b";',
-}
-SUBPROGRAM_NAMES = {"while": ("cond", "body"), "scan": ("body",), "checkpoint": ("body",)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,10 @@ class Step:
     role: OperationRole = PRIMARY
     note: str = ""  # an extra label line (the engine, read-through views)
 
+    @property
+    def wiring(self) -> tuple[tuple[Hashable, ...], tuple[Hashable, ...], OperationRole]:
+        return self.inputs, self.outputs, self.role
+
 
 @dataclass(frozen=True, slots=True)
 class Input:
@@ -69,9 +74,16 @@ class Input:
 
 
 def program_inputs(compiled: Any, program: Any) -> list[Input]:
-    """The input nodes of a compiled graph's program (or of a program lowered from it)."""
+    """The input nodes of a compiled graph's program (or of a program lowered from it), each
+    saying what it is (tf8.compiler.names.input_text) and its aval."""
+    bindings = compiled.bindings
     return [
-        Input(slot, f"{key.input_key.label()}: {aval}", bound, key.input_key.kind)
+        Input(
+            slot,
+            f"{input_text(key.input_key, slot, bound, bindings.get(key))}\n{aval}",
+            bound,
+            getattr(key.input_key, "kind", "tensor"),
+        )
         for slot, (key, aval, bound) in enumerate(
             zip(compiled.inputs, program.input_avals, program.input_bound)
         )
@@ -86,12 +98,6 @@ class Cluster:
     start: int
     stop: int
     kind: str = "region"
-
-
-def quote(text: str) -> str:
-    """`text` as a DOT string literal (labels break lines on `\\n`)."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
 
 
 def payload_text(op: Any) -> str:
@@ -115,17 +121,12 @@ def op_label(step: Step) -> str:
     return "\n".join(lines)
 
 
-def op_style(step: Step, on_tangents: bool) -> str:
-    shape = "box3d" if isinstance(step.op, ExtensionOp) else "box"
-    if step.role is not PRIMARY:
-        return f"shape={shape}, {LINEARIZED_STYLE}"
-    return f"shape={shape}, {TANGENT_STYLE if on_tangents else PRIMAL_STYLE}"
-
-
 class DotWriter:
-    """Accumulates DOT lines; names nodes n0, n1, ... and clusters cluster_0, cluster_1, ..."""
+    """Accumulates DOT lines; names nodes n0, n1, ... and clusters cluster_0, cluster_1, ...
+    (the legend's: legend0, ... in cluster_legend). `gradient`: the program holds a
+    gradient's seed, so its derivative ops are a backward pass (sub-program titles say so)."""
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, title: str, gradient: bool = False) -> None:
         self.lines = [
             "digraph program {",
             "  rankdir=TB;",
@@ -136,6 +137,8 @@ class DotWriter:
         self.edges: list[str] = []  # written after every node: an edge inside a cluster's
         self.nodes = 0  # braces would pull its nodes into that cluster
         self.clusters = 0
+        self.gradient = gradient
+        self.shown: set[str] = set()  # what the legend explains (LEGEND's keys)
 
     def node(self, label: str, style: str, indent: str) -> str:
         name = f"n{self.nodes}"
@@ -149,6 +152,7 @@ class DotWriter:
     def open_cluster(self, label: str, kind: str, indent: str) -> str:
         name = f"cluster_{self.clusters}"
         self.clusters += 1
+        self.shown.add(kind)
         self.lines.append(f"{indent}subgraph {name} {{")
         self.lines.append(f"{indent}  label={quote(label)}; {CLUSTER_STYLES[kind]}")
         return name
@@ -157,7 +161,8 @@ class DotWriter:
         self.lines.append(f"{indent}}}")
 
     def text(self) -> str:
-        return "\n".join([*self.lines, *self.edges, "}"]) + "\n"
+        legend = legend_lines(self.shown)
+        return "\n".join([*self.lines, *legend, *self.edges, "}"]) + "\n"
 
     def program(
         self,
@@ -166,36 +171,48 @@ class DotWriter:
         outputs: Sequence[Hashable],
         clusters: Sequence[Cluster] = (),
         indent: str = "  ",
+        output_labels: Sequence[str] | None = None,
+        derivative: bool = False,
     ) -> None:
-        """Draw a program: its inputs, then `steps`, then one output node per returned value.
-        Steps inside a cluster are drawn within it."""
+        """Draw a program: its inputs, then `steps`, then one output node per returned value
+        (`output_labels` name them; else `output 0`, ...). Steps inside a cluster are drawn
+        within it. `derivative`: every step computes derivatives (a backward sub-program)."""
         where: dict[Hashable, tuple[str, int, int]] = {}  # value → (node, output index, count)
-        tangents = {i.value for i in inputs if i.kind in LINEAR_LEAVES}
+        linear = [i.value for i in inputs if i.kind in LINEAR_LEAVES]
+        flags = derivative_steps(linear, [step.wiring for step in steps])
+        if derivative:
+            flags = [True] * len(steps)
+        any_derivative = any(flags)
         for i in inputs:
             style = INPUT_STYLE if i.bound else PLACEHOLDER_STYLE
+            self.shown.add("bound" if i.bound else "placeholder")
             where[i.value] = (self.node(i.label, style, indent), 0, 1)
         starts = {c.start: c for c in clusters}
         inside_until = -1
-        for index, step in enumerate(steps):
+        for index, (step, on_tangents) in enumerate(zip(steps, flags)):
             cluster = starts.get(index)
             if cluster is not None and index > inside_until:
                 self.open_cluster(cluster.label, cluster.kind, indent)
                 inside_until = cluster.stop - 1
             node_indent = indent + "  " if index <= inside_until else indent
-            on_tangents = step.role is not PRIMARY or any(v in tangents for v in step.inputs)
-            if on_tangents:
-                tangents.update(step.outputs)
-            node = self.node(op_label(step), op_style(step, on_tangents), node_indent)
+            self.shown.update(legend_keys(step.op, step.role, on_tangents))
+            style = op_style(step.op, step.role, on_tangents)
+            node = self.node(op_label(step), style, node_indent)
             for position, value in enumerate(step.inputs):
                 self._read(where, value, node, indent, position, len(step.inputs))
             for output, value in enumerate(step.outputs):
                 where[value] = (node, output, len(step.outputs))
-            for number, sub in enumerate(getattr(step.op, "subprograms", ())):
-                self._subprogram(step.op, number, sub, node, indent)
+            subs = getattr(step.op, "subprograms", ())
+            described = subprogram_descriptions(step.op)
+            suffix = pass_word(on_tangents, any_derivative, self.gradient)
+            for sub, description in zip(subs, described):
+                self._subprogram(sub, description, suffix, on_tangents, node, indent)
             if index == inside_until:
                 self.close_cluster(indent)
         for position, value in enumerate(outputs):
-            target = self.node(f"output {position}", OUTPUT_STYLE, indent)
+            label = output_labels[position] if output_labels else f"output {position}"
+            self.shown.add("output")
+            target = self.node(label, OUTPUT_STYLE, indent)
             self._read(where, value, target, indent, 0, 1)
 
     def _read(
@@ -209,6 +226,7 @@ class DotWriter:
     ) -> None:
         found = where.get(value)
         if found is None:  # a value the program does not define (a captured constant)
+            self.shown.add("bound")
             found = where[value] = (self.node("constant", INPUT_STYLE, indent), 0, 1)
         source, output, outputs = found
         labels = []
@@ -218,16 +236,26 @@ class DotWriter:
             labels.append(f"headlabel={quote(str(position))}")
         self.edge(source, target, ", ".join([*labels, "fontsize=8"] if labels else []))
 
-    def _subprogram(self, op: Any, number: int, sub: Any, owner: str, indent: str) -> None:
-        names = SUBPROGRAM_NAMES.get(op.name)
-        kind = names[number] if names else f"branch {number}"
-        self.open_cluster(f"{op.name} {kind}", "program", indent)
+    def _subprogram(
+        self,
+        sub: Any,
+        description: tuple[str, Sequence[str], Sequence[str]],
+        suffix: str,
+        derivative: bool,
+        owner: str,
+        indent: str,
+    ) -> None:
+        """A control op's sub-program as a cluster titled by what it is (`scan body
+        (backward)`), its inputs and outputs by their roles (`carry[0]`, `x[0]`)."""
+        title, in_roles, out_roles = description
+        self.open_cluster(f"{title}{suffix}", "program", indent)
         first = self.nodes
         inputs = [
-            Input(key, f"in {i}: {aval}", False, key.input_key.kind)
-            for i, (key, aval) in enumerate(zip(sub.inputs, sub.in_avals))
+            Input(key, f"{role}\n{aval}", False, getattr(key.input_key, "kind", "body"))
+            for key, aval, role in zip(sub.inputs, sub.in_avals, in_roles)
         ]
-        self.program(inputs, closed_program_steps(sub.outputs), sub.outputs, (), indent + "  ")
+        steps = closed_program_steps(sub.outputs)
+        self.program(inputs, steps, sub.outputs, (), indent + "  ", out_roles, derivative)
         self.close_cluster(indent)
         self.edge(owner, f"n{first}", 'style=dotted, arrowhead=none, color="#7f7f7f"')
 
@@ -247,10 +275,12 @@ def program_dot(
     steps: Sequence[Step],
     outputs: Sequence[Hashable],
     clusters: Sequence[Cluster] = (),
+    output_labels: Sequence[str] | None = None,
 ) -> str:
-    """The DOT text of one program (see DotWriter.program for the arguments)."""
-    writer = DotWriter(title)
-    writer.program(inputs, steps, outputs, clusters)
+    """The DOT text of one program (see DotWriter.program for the arguments); a program
+    with a gradient's seed among its inputs calls its derivative ops the backward pass."""
+    writer = DotWriter(title, gradient=any(i.kind == "seed" for i in inputs))
+    writer.program(inputs, steps, outputs, clusters, output_labels=output_labels)
     return writer.text()
 
 
@@ -266,7 +296,8 @@ def compiled_dot(compiled: Any) -> str:
         for inst, role in zip(program.instructions, roles)
     ]
     title = f"CompiledGraph {compiled.fingerprint.hex()[:16]}"
-    return program_dot(title, program_inputs(compiled, program), steps, program.output_slots)
+    inputs = program_inputs(compiled, program)
+    return program_dot(title, inputs, steps, program.output_slots, (), compiled.output_names)
 
 
 def _avals(program: Any, slots: Sequence[int]) -> tuple[Any, ...]:

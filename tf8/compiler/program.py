@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from tf8.graph import fingerprint
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import ShapeGuard, dim_key
+
+from .names import subprogram_descriptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,24 +130,33 @@ class SemanticFingerprint:
 def format_program(
     program: SemanticProgram,
     input_labels: Sequence[str],
-    bindings: Mapping[int, np.ndarray] | None = None,
     scopes: Sequence[str] | None = None,
+    output_labels: Sequence[str] | None = None,
+    passes: Sequence[str] | None = None,
 ) -> str:
-    """Readable listing: inputs with their avals, one line per op (with its named scope),
-    outputs."""
+    """Readable listing: inputs with their avals and what each is (`input_labels`: `input x`,
+    `constant: gradient seed = 1.0`), one line per op (with its named scope), each control
+    op's sub-programs under their titles (`scan body`, with the op's pass from `passes`:
+    ` (backward)`), and the outputs, with their names when `output_labels` gives them."""
     lines = []
     for i, (aval, label) in enumerate(zip(program.input_avals, input_labels)):
-        kind = "bound" if program.input_bound[i] else "placeholder"
-        lines.append(f"  %{i}: {aval}  # input {label} ({kind})")
+        lines.append(f"  %{i}: {aval}  # {label}")
     for k, inst in enumerate(program.instructions):
         outs = ", ".join(f"%{s}" for s in inst.outputs)
         ins = ", ".join(f"%{s}" for s in inst.inputs)
         avals = ", ".join(str(program.slot_avals[s]) for s in inst.outputs)
         scope = f"  # {scopes[k]}" if scopes and scopes[k] else ""
         lines.append(f"  {outs} = {inst.op!r}({ins})  : {avals}{scope}")
-        for sub in getattr(inst.op, "subprograms", ()):  # control ops: their bodies, nested
-            lines.append(sub.pretty())
+        subs = getattr(inst.op, "subprograms", ())
+        if subs:  # control ops: their bodies, nested, each under its title
+            suffix = passes[k] if passes else ""
+            for sub, (title, _, _) in zip(subs, subprogram_descriptions(inst.op)):
+                lines.append(f"    # {title}{suffix}")
+                lines.append(sub.pretty())
     for guard in program.guards:
         lines.append(f"  guard {guard.lhs} == {guard.rhs}  # {guard.reason}")
-    lines.append("  return " + ", ".join(f"%{s}" for s in program.output_slots))
+    slots = [f"%{s}" for s in program.output_slots]
+    if output_labels is not None and len(output_labels) == len(slots):
+        slots = [f"{slot} ({label})" for slot, label in zip(slots, output_labels)]
+    lines.append("  return " + ", ".join(slots))
     return "\n".join(lines)

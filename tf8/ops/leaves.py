@@ -8,7 +8,7 @@ differ; a key bound to two different arrays is marked `Conflict` (DuplicateBindi
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -20,24 +20,61 @@ from tf8.ops.avals import Aval
 __all__ = [
     "Bindings",
     "Conflict",
+    "KIND_WORDS",
     "LeafKey",
+    "aval_words",
     "concrete_array",
     "foreign_array",
     "merge_binding_dicts",
 ]
 
 
-@dataclass(frozen=True, slots=True)
+# What each kind of leaf is, in the words listings, pictures and errors use for a leaf that
+# has neither a name nor a title (its uid is an identity, never shown).
+KIND_WORDS = {
+    "tensor": "array",
+    "placeholder": "placeholder",
+    "cut": "captured",  # a computed value a graph reads as a constant (tf8.traced: `key`)
+    "argument": "differentiated argument",
+    "tangent": "tangent",
+    "cotangent": "cotangent",
+    "seed": "gradient seed",  # grad's cotangent of its scalar output: 1 (a scalar, always)
+    "vmap": "per-example value",
+    "body": "sub-program input",
+}
+
+
+@dataclass(frozen=True, slots=True, repr=False)
 class LeafKey:
-    """The input key of a leaf: a bound tensor, a placeholder, or an AD input (`kind`)."""
+    """The input key of a leaf: a bound tensor, a placeholder, or an AD input (`kind`).
+
+    `title` is what listings call the leaf (jit gives a placeholder its parameter's name and
+    pytree path, `params['W']`); it is display metadata, not identity: it takes no part in
+    equality, hashing or fingerprints, so programs that differ only in titles are one program.
+    """
 
     uid: int | None  # None for named leaves: the name alone is the identity
     name: str | None
     aval: Aval
-    kind: str = "tensor"  # tensor | placeholder | cut | argument | tangent | seed
+    kind: str = "tensor"  # one of KIND_WORDS' kinds
+    title: str | None = field(default=None, compare=False)
 
     def label(self) -> str:
-        return self.name if self.name is not None else f"{self.kind}{self.uid}"
+        """The leaf's name, else its title, else what it is (`captured float64[3]`)."""
+        if self.name is not None:
+            return self.name
+        if self.title is not None:
+            return self.title
+        words = KIND_WORDS.get(self.kind, self.kind)
+        return words if self.kind == "seed" else f"{words} {aval_words(self.aval)}"
+
+    def __repr__(self) -> str:  # what it is, never its uid (a counter: no name for users)
+        return f"LeafKey({self.label()!r}, {self.kind}, {aval_words(self.aval)})"
+
+
+def aval_words(aval: Aval) -> str:
+    """An aval as JAX prints one in words: `float64[3]`, `float64[]`, `float32[n,4]`."""
+    return f"{aval.dtype}[{','.join(str(d) for d in aval.shape)}]"
 
 
 class Conflict:

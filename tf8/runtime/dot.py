@@ -57,6 +57,6 @@ def prepared_dot(prepared: Any) -> str:
                 clusters.append(Cluster(label, start, index))
             start = index
     title = "Prepared program (optimised tier)"
-    return program_dot(
-        title, program_inputs(compiled, program), steps, program.output_slots, clusters
-    )
+    inputs = program_inputs(compiled, program)
+    outputs = program.output_slots
+    return program_dot(title, inputs, steps, outputs, clusters, compiled.output_names)

@@ -8,7 +8,7 @@ through a chain of metadata views (`input_views`, set by view folding): the cons
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,13 +100,23 @@ class ExecProgram:
                 inst.inputs = tuple(resolve(s) for s in inst.inputs)
         self.output_slots = [resolve(s) for s in self.output_slots]
 
-    def pretty(self) -> str:
-        lines = [f"  %{i}: {a}  # input" for i, a in enumerate(self.input_avals)]
+    def pretty(
+        self, input_labels: Sequence[str] | None = None, output_labels: Sequence[str] | None = None
+    ) -> str:
+        """The program as text; `input_labels` and `output_labels` say what the inputs and
+        outputs are (the compiled graph's: `input x`, `grad[x]`)."""
+        labels = input_labels or ["input"] * len(self.input_avals)
+        lines = [
+            f"  %{i}: {a}  # {label}" for i, (a, label) in enumerate(zip(self.input_avals, labels))
+        ]
         for inst in self.instructions:
             outs = ", ".join(f"%{s}" for s in inst.outputs)
             ins = ", ".join(inst.argument_str(p) for p in range(len(inst.inputs)))
             lines.append(f"  {outs} = {inst.op!r}({ins})  [{inst.engine}]")
-        lines.append("  return " + ", ".join(f"%{s}" for s in self.output_slots))
+        slots = [f"%{s}" for s in self.output_slots]
+        if output_labels is not None and len(output_labels) == len(slots):
+            slots = [f"{slot} ({label})" for slot, label in zip(slots, output_labels)]
+        lines.append("  return " + ", ".join(slots))
         return "\n".join(lines)
 
 

@@ -169,7 +169,7 @@ class Prepared(Drawable):
             + tier
             + f"\nengines (in order of preference; the last takes what the others lack): {engines}"
             + "\n"
-            + self.program.pretty()
+            + self.program.pretty(self.compiled.input_labels(), self.compiled.output_names)
             + "\n\npasses:\n"
             + stats_table(self.prepared.stats)
             + ("\n\nelementwise regions (blocked):\n" + "\n".join(regions) if regions else "")

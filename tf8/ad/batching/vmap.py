@@ -201,6 +201,9 @@ def vmap(
 
     vmapped.__name__ = f"vmap({name})"
     vmapped.__doc__ = getattr(fun, "__doc__", None)
+    vmapped.__wrapped__ = fun  # type: ignore[attr-defined]  # fun's parameter names, for jit
+    if hasattr(fun, "output_roles"):  # the outputs are fun's, batched: what jit calls them
+        vmapped.output_roles = fun.output_roles  # type: ignore[attr-defined]
     return vmapped
 
 

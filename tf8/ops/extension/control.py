@@ -117,7 +117,10 @@ class ClosedProgram:
             ins = ", ".join(names.get(k, "?") for k in op_key.inputs)
             avals = ", ".join(str(a) for a in (op_key.meta or ((),))[0])
             lines.append(f"{indent}  {', '.join(outs)} = {op_key.op!r}({ins})  : {avals}")
-            for sub in getattr(op_key.op, "subprograms", ()):
+            subs = getattr(op_key.op, "subprograms", ())
+            titles = [d[0] for d in op_key.op.describe_subprograms()] if subs else []
+            for sub, title in zip(subs, titles):
+                lines.append(f"{indent}    # {title}")
                 lines.append(sub.pretty(indent + "    "))
         lines.append(
             indent + "  return " + ", ".join(names.get(k, "?") for k in self.outputs) + " }"
@@ -137,6 +140,13 @@ def _result(outs: Sequence[np.ndarray]) -> Any:
     return outs[0] if len(outs) == 1 else tuple(outs)
 
 
+Description = tuple[str, tuple[str, ...], tuple[str, ...]]  # title, input roles, output roles
+
+
+def _numbered(word: str, count: int) -> tuple[str, ...]:
+    return tuple(f"{word}[{i}]" for i in range(count))
+
+
 class ControlOp(ExtensionOp):
     """Base of the control ops: the payload's first items are its closed programs."""
 
@@ -146,6 +156,18 @@ class ControlOp(ExtensionOp):
     @property
     def subprograms(self) -> tuple[ClosedProgram, ...]:
         return tuple(p for p in self.payload if isinstance(p, ClosedProgram))
+
+    def describe_subprograms(self) -> tuple[Description, ...]:
+        """What listings and pictures call each sub-program and its inputs and outputs:
+        (title, input roles, output roles), e.g. ("scan body", ("carry[0]", "x[0]"), ...)."""
+        return tuple(
+            (
+                f"{self.name} sub-program {i}",
+                _numbered("in", len(p.inputs)),
+                _numbered("out", len(p.outputs)),
+            )
+            for i, p in enumerate(self.subprograms)
+        )
 
     def __repr__(self) -> str:
         names = getattr(self, "fields", ())
@@ -173,6 +195,19 @@ class Cond(ControlOp):
     def subprograms(self) -> tuple[ClosedProgram, ...]:
         return self.branches
 
+    def describe_subprograms(self) -> tuple[Description, ...]:
+        """lax.cond's two branches (index 0 is false_fun), or lax.switch's `branches[i]`."""
+        branches = self.branches
+        titles = (
+            ("cond: false_fun", "cond: true_fun")
+            if len(branches) == 2
+            else tuple(f"switch: branches[{i}]" for i in range(len(branches)))
+        )
+        return tuple(
+            (title, _numbered("operand", len(b.inputs)), _numbered("out", len(b.outputs)))
+            for title, b in zip(titles, branches)
+        )
+
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         _check_inputs("cond", avals[1:], self.branches[0].in_avals)
         return self.branches[0].out_avals
@@ -197,6 +232,13 @@ class Scan(ControlOp):
     ) -> None:
         payload = (body, n_consts, n_carry, int(length), bool(reverse))
         super().__init__(payload, len(body.inputs), len(body.out_avals))
+
+    def describe_subprograms(self) -> tuple[Description, ...]:
+        """The body: (consts, carry, x) -> (carry, y), one x and y per step."""
+        body, n_consts, n_carry, _, _ = self.payload
+        n_xs, n_ys = len(body.inputs) - n_consts - n_carry, len(body.outputs) - n_carry
+        ins = _numbered("const", n_consts) + _numbered("carry", n_carry) + _numbered("x", n_xs)
+        return (("scan body", ins, _numbered("carry", n_carry) + _numbered("y", n_ys)),)
 
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         body, n_consts, n_carry, length, _ = self.payload
@@ -243,6 +285,15 @@ class While(ControlOp):
         payload = (cond, body, n_cond_consts, n_body_consts)
         super().__init__(payload, len(body.inputs) + n_cond_consts, len(body.out_avals))
 
+    def describe_subprograms(self) -> tuple[Description, ...]:
+        """while_loop's cond_fun (consts, carry) -> predicate and body_fun -> carry."""
+        cond, body, n_cond, n_body = self.payload
+        carry = _numbered("carry", len(body.outputs))
+        return (
+            ("while_loop: cond_fun", _numbered("const", n_cond) + carry, ("predicate",)),
+            ("while_loop: body_fun", _numbered("const", n_body) + carry, carry),
+        )
+
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         cond, body, n_cond, n_body = self.payload
         carry = list(avals[n_cond + n_body :])
@@ -275,6 +326,12 @@ class Checkpoint(ControlOp):
         super().__init__(
             (body, int(hidden), bool(prevent_cse)), len(body.inputs), len(body.outputs)
         )
+
+    def describe_subprograms(self) -> tuple[Description, ...]:
+        """The checkpointed function; its last `hidden` outputs are the residuals it saves."""
+        body, hidden, _ = self.payload
+        outs = _numbered("out", len(body.outputs) - hidden) + _numbered("saved", hidden)
+        return (("checkpoint: fun", _numbered("arg", len(body.inputs)), outs),)
 
     def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
         _check_inputs("checkpoint", avals, self.payload[0].in_avals)
