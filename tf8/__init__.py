@@ -64,6 +64,7 @@ from tf8.modes import (
 )
 from tf8.numpy import _dispatch, _methods
 from tf8.ops.devices import Device
+from tf8.ops.tracebacks import install_excepthook
 from tf8.placement import (
     block_until_ready,
     default_backend,
@@ -173,3 +174,5 @@ __all__ = [
     "tree",
     "tree_util",
 ]
+
+install_excepthook()  # uncaught errors from tf8 show the user's frames (tf8.ops.tracebacks)

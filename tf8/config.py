@@ -23,6 +23,10 @@ Options (`tf8.config.options()` lists them):
   draws JAX's 32-bit values. Changing it clears tf8's caches (traces, prepared programs and
   eager plans depend on it); as JAX expects, set it once, at startup, before making arrays:
   arrays made before keep their dtypes.
+- `jax_traceback_filtering` (`JAX_TRACEBACK_FILTERING`, default "auto"): as JAX's option,
+  an exception raised through tf8's API (`jit`, the transforms, control flow) loses tf8's own
+  frames, so its traceback ends in the user's code, with a note saying so; "off" keeps every
+  frame ("quiet_remove_frames": no note).
 - `tf8_prepare_cache_size` (`TF8_PREPARE_CACHE_SIZE`, default 512): prepared programs each
   runtime keeps (least recently used first out).
 - `tf8_jit_cache_size` (`TF8_JIT_CACHE_SIZE`, default 256): argument signatures each jitted
@@ -45,7 +49,7 @@ from typing import Any
 from tf8.errors import ParameterError
 from tf8.graph import caches
 from tf8.ops import dtypes as dt
-from tf8.ops import switches
+from tf8.ops import switches, tracebacks
 from tf8.runtime.engines import get_engine
 
 __all__ = ["Config", "config", "options", "update"]
@@ -94,6 +98,17 @@ def _switch(name: str, option: str) -> Callable[[Any], bool]:
     return check
 
 
+def _traceback_filtering(value: Any) -> str:
+    """The check of jax_traceback_filtering (tf8.ops.tracebacks)."""
+    if value not in tracebacks.MODES:
+        raise ParameterError(
+            f"jax_traceback_filtering must be one of {', '.join(map(repr, tracebacks.MODES))}, "
+            f"got {value!r}"
+        )
+    switches.traceback_filtering = value
+    return value
+
+
 def _enable_x64(value: Any) -> bool:
     """The check of jax_enable_x64: swaps the dtype tables and clears every cache on a
     change (traces, prepared programs and eager plans hold the old dtypes)."""
@@ -136,6 +151,13 @@ OPTIONS: dict[str, Option] = {
             "JAX_ENABLE_X64",
             _enable_x64,
             "64-bit dtypes (tf8's default; off: JAX's 32-bit default dtypes and promotion)",
+        ),
+        Option(
+            "jax_traceback_filtering",
+            "auto",
+            "JAX_TRACEBACK_FILTERING",
+            _traceback_filtering,
+            "tf8's own frames leave tracebacks of errors raised through its API ('off': kept)",
         ),
         Option(
             "jax_disable_jit",

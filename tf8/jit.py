@@ -35,11 +35,12 @@ from tf8.jit_arguments import (
     shape_dtype,
 )
 from tf8.jit_cache import Entry, Trace, caches_for, effects_only
-from tf8.jit_names import ArgumentNames, named_placeholders, output_titles
+from tf8.jit_names import ArgumentNames, Explaining, named_placeholders, output_titles
 from tf8.lax import effects
 from tf8.lax.scopes import transform_scope
 from tf8.ops import switches
 from tf8.ops.primitive import aval_of
+from tf8.ops.tracebacks import hide_internal_frames
 from tf8.runtime.engines import lazy_engine
 from tf8.static_args import StaticArgs
 from tf8.traced import TracedTensor, in_transform, tensor, wrap
@@ -87,11 +88,16 @@ class Jitted:
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         """A jitted function stored on a class binds like a method: `self` becomes argument 0
         (with `static_argnums=0` a hashable `self` keys the cache, as in JAX)."""
-        if instance is None:
-            return self
-        return BoundJitted(self, instance)
+        return self if instance is None else BoundJitted(self, instance)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return self._call(*args, **kwargs)
+        except Exception as exc:  # tf8's frames leave the traceback (tf8.ops.tracebacks)
+            hide_internal_frames(exc)
+            raise
+
+    def _call(self, *args: Any, **kwargs: Any) -> Any:
         if in_transform() or switches.disable_jit:  # an outer transform traces this call
             return self._fun(*args, **kwargs)
         arrays_only = not kwargs and not self._has_static
@@ -196,10 +202,9 @@ class Jitted:
         return self._array_entries.hits + self._entries.hits
 
     def cache_info(self) -> dict[str, int]:
-        """Calls that found their signature cached (hits) or not (misses; each misses a
-        trace too unless an equal shape/dtype signature was traced), evictions (LRU, at
-        `tf8.config.tf8_jit_cache_size` signatures), the traced signatures kept (size) and
-        the traces made (traces)."""
+        """Calls that found their signature cached (hits) or not (misses; each misses a trace
+        too unless an equal shape/dtype signature was traced), evictions (LRU, at
+        `tf8_jit_cache_size` signatures), signatures kept (size) and traces made (traces)."""
         caches = (self._entries, self._array_entries, self._traces)
         return {
             "hits": self.hits,
@@ -275,7 +280,8 @@ class Jitted:
             if direct is not None:
                 result = direct(frozenset([t.key for t in inputs]), *args, **kwargs)
             else:
-                result = self._fun(*args, **kwargs)
+                with Explaining(self._fun, inputs):  # a ConcretizationError names f, its args
+                    result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
             outputs = effects.tie(scoped, outputs)  # the effects run before the outputs are read

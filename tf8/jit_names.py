@@ -12,9 +12,10 @@ metadata: they never enter a program's fingerprint or jit's cache key.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from tf8.errors import ConcretizationError
 from tf8.jit_arguments import make_placeholder
 from tf8.traced import TracedTensor
 from tf8.tree import PyTreeDef, tree_flatten_with_path
@@ -137,3 +138,53 @@ def output_titles(fun: Callable[..., Any], names: ArgumentNames, out_tree: PyTre
                 title = None
         titles.append(title or f"result{keystr(path)}")
     return titles
+
+
+def _depends_on(key: Any, inputs: Sequence[Any]) -> list[str]:
+    """The titles of the `inputs` (placeholders) that the value of `key` depends on."""
+    titles = {t.key: t.key.input_key.title for t in inputs}
+    found, seen, stack = [], set(), [key]
+    while stack:
+        k = stack.pop()
+        if k is None or id(k) in seen:
+            continue
+        seen.add(id(k))
+        if k.is_input:
+            if k in titles and titles[k] not in found:
+                found.append(titles[k])
+        else:
+            stack.extend(k.operation.inputs)
+    return sorted(found, key=list(titles.values()).index)
+
+
+def explained(exc: Exception, fun: Callable[..., Any], inputs: Sequence[Any]) -> Exception:
+    """`exc` (a ConcretizationError raised while jit traced `fun`) with JAX's context: the
+    function, where it is defined, and the arguments the value depends on."""
+    code = getattr(inspect.unwrap(fun), "__code__", None)
+    name = getattr(fun, "__name__", "the function")
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    names = _depends_on(getattr(exc, "value_key", None), inputs)
+    depends = (
+        f" This value is not available in Python because it depends on the value of the "
+        f"argument{'s' if len(names) > 1 else ''} {', '.join(names)}."
+        if names
+        else ""
+    )
+    return type(exc)(
+        f"{exc}\nThe error occurred while tracing the function {name}{where} for jit.{depends}"
+    )
+
+
+class Explaining:
+    """Around jit's call of `fun` on placeholders `inputs`: a ConcretizationError leaves it
+    `explained`, with the same traceback (the user's line that needed the value)."""
+
+    def __init__(self, fun: Callable[..., Any], inputs: Sequence[Any]) -> None:
+        self.fun, self.inputs = fun, inputs
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
+        if isinstance(exc, ConcretizationError):
+            raise explained(exc, self.fun, self.inputs).with_traceback(tb) from None

@@ -208,12 +208,13 @@ class TracedTensor(OnCpu):
         if self._value is not None:
             return self._value
         if self._unbound:
-            raise ConcretizationError(
+            error = ConcretizationError(
                 f"{why} of a traced value ({self.aval}) that depends on an unbound placeholder: "
                 "its value is only known when the compiled program runs (under jit, arguments "
-                "are placeholders). Use tf8.numpy.where / select for value-dependent choices, "
-                "or mark the argument static."
+                "are placeholders). Use tf8.numpy.where / select, or mark the argument static."
             )
+            error.value_key = self._key  # what jit names the arguments it depends on by
+            raise error
         self._memoise(_evaluate([self])[0])
         return self._value  # type: ignore[return-value]
 

@@ -8,18 +8,24 @@ from tf8.errors import ControlFlowTypeError, ParameterError, ShapeError, TreeStr
 
 
 def test_a_carry_whose_type_changes():
-    with pytest.raises(ControlFlowTypeError, match=r"identical types.*\[1\].*float32"):
+    with pytest.raises(
+        ControlFlowTypeError, match=r"(?s)identical types.*carry\[1\] has type.*float32"
+    ):
         lax.scan(lambda c, x: ((c[0], c[1].astype(np.float32)), None), (1.0, np.ones(2)), length=2)
-    with pytest.raises(ControlFlowTypeError, match=r"identical types.*shape"):
+    with pytest.raises(ControlFlowTypeError, match=r"(?s)identical types.*shapes do not match"):
         lax.fori_loop(0, 2, lambda i, v: v.sum(), np.ones(3))
     with pytest.raises(TreeStructureError, match="identical types"):
         lax.while_loop(lambda c: c[0] < 2, lambda c: (c[0] + 1,), (0, 1.0))
 
 
 def test_branches_whose_outputs_differ():
-    with pytest.raises(ControlFlowTypeError, match=r"branch 1.*float64\(2,\)"):
+    with pytest.raises(
+        ControlFlowTypeError,
+        match=r"(?s)cond branches.*true_fun is.*false_fun has type float64\(2,\)"
+        r".*true_fun has type float64\(3,\)",
+    ):
         lax.cond(True, lambda x: x, lambda x: x[:2], np.ones(3))
-    with pytest.raises(TreeStructureError, match="branch 1"):
+    with pytest.raises(TreeStructureError, match=r"(?s)switch branches.*branches\[1\] is"):
         lax.switch(0, [lambda x: x, lambda x: (x, x)], 1.0)
     with pytest.raises(ParameterError, match="at least one branch"):
         lax.switch(0, [], 1.0)

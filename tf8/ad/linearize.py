@@ -21,6 +21,7 @@ from tf8.ops.primitives import primitive_definition
 from tf8.traced import TracedTensor
 
 from .control import control_jvp_rules, control_transpose_rules
+from .control.solves import solve_jvp_rules, solve_transpose_rules
 from .families import FAMILY_JVP_RULES, FAMILY_TRANSPOSE_RULES
 from .jvp_rules import JVP_RULES, home_jvp, linear_jvp
 from .transpose_rules import TRANSPOSE_RULES, home_transpose
@@ -108,13 +109,23 @@ def transpose_graph(
 JVP = RuleTable(
     "JVP",
     "jvp",
-    {**JVP_RULES, **FAMILY_JVP_RULES, **control_jvp_rules(jvp_graph)},
+    {
+        **JVP_RULES,
+        **FAMILY_JVP_RULES,
+        **control_jvp_rules(jvp_graph),
+        **solve_jvp_rules(jvp_graph, transpose_graph),
+    },
     derive=home_jvp,
 )
 TRANSPOSE = RuleTable(
     "transpose (it is not linear)",
     "transpose",
-    {**TRANSPOSE_RULES, **FAMILY_TRANSPOSE_RULES, **control_transpose_rules(transpose_graph)},
+    {
+        **TRANSPOSE_RULES,
+        **FAMILY_TRANSPOSE_RULES,
+        **control_transpose_rules(transpose_graph),
+        **solve_transpose_rules(jvp_graph, transpose_graph),
+    },
     derive=home_transpose,
 )
 

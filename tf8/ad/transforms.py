@@ -21,6 +21,7 @@ from tf8.lax.builders import zeros
 from tf8.lax.control.one_op import as_program_op, under_tapes
 from tf8.ops import dtypes as dt
 from tf8.ops.frames import current
+from tf8.ops.tracebacks import api_boundary
 from tf8.traced import NeedGraph, TracedTensor, only_tapes
 
 from .arguments import as_traced, check_callable, check_differentiable, fresh_leaf, zeros_for
@@ -65,6 +66,7 @@ def value_and_grad(
     single = isinstance(argnums, int)
     nums = (argnums,) if single else tuple(argnums)
 
+    @api_boundary
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
         flat = tape_leaves(args, nums, holomorphic)
         if flat is not None:
@@ -164,6 +166,7 @@ def grad(
     single = isinstance(argnums, int)
     nums = (argnums,) if single else tuple(argnums)
 
+    @api_boundary
     def grad_f(*args: Any, **kwargs: Any) -> Any:
         value, g = vg(*args, **kwargs)
         return (g, value[1]) if has_aux else g
@@ -193,6 +196,7 @@ def _check_scalar_output(out: TracedTensor, what: str, holomorphic: bool) -> Non
         raise DifferentiationError(f"{what} requires a float output, got {out.dtype}")
 
 
+@api_boundary
 def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> tuple[Any, Any]:
     """(f(*primals), J·tangents): forward mode, tangents given per primal (pytrees)."""
     check_callable(fun, "jvp")
@@ -245,6 +249,7 @@ def _forward_jvp(
     return tree.tree_unflatten(out_def, values[:n]), tree.tree_unflatten(out_def, values[n:])
 
 
+@api_boundary
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """(f(*primals), vjp_fun[, aux]); vjp_fun(cotangent) returns one cotangent per primal."""
     check_callable(fun, "vjp")
@@ -271,6 +276,7 @@ def _tape_vjp(fun: Callable, primals: tuple, has_aux: bool, flat: list) -> tuple
     check_differentiable(leaves, "vjp")
     primal_out = tree.tree_unflatten(out_def, results(outs, outs))
 
+    @api_boundary
     def vjp_fun(cotangent: Any) -> tuple[Any, ...]:
         cts = checked_cotangents(cotangent, out_def, outs, [o.shape for o in outs])
         if not only_tapes() or any(c._value is None for c in cts):
@@ -293,6 +299,7 @@ def hvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any]) -> Any:
     return jvp(grad(fun, argnums=argnums), tuple(primals), tuple(tangents))[1]
 
 
+@api_boundary
 def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
     """(f(*primals), f_jvp) where f_jvp(*tangents) evaluates the linearised map (JAX's
     `linearize`). Inside op-by-op tapes (`grad` of a function calling it) the function is

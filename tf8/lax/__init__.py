@@ -7,6 +7,7 @@ families in `tf8.lax.einsum`, `tf8.lax.fft`, `tf8.lax.linalg` and `tf8.lax.matri
 
 from .arithmetic import pow, rem, round  # noqa: A004
 from .control import cond, fori_loop, map, scan, switch, while_loop
+from .control.solves import custom_linear_solve, custom_root
 from .fft import fft  # JAX's lax.fft; the attribute shadows the module, still importable by path
 from .ops import (
     abs,
@@ -94,7 +95,6 @@ from .special import (
     zeta,
 )
 from .stop import stop_gradient
-from .windows import padtype_to_pads
 from .structure import (
     argmax,
     argmin,
@@ -108,3 +108,4 @@ from .structure import (
     reduce_prod,
     reduce_sum,
 )
+from .windows import padtype_to_pads

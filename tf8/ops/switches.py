@@ -15,3 +15,7 @@ no_tracing = False
 # 64-bit dtypes are on, as JAX's "jax_enable_x64" (tf8's default; JAX's is off). Set it only
 # through tf8.config.update, which swaps tf8.ops.dtypes' tables and clears tf8's caches.
 enable_x64 = True
+
+# tf8's frames leave the tracebacks of exceptions raised through its API ("jax_traceback_
+# filtering", JAX's option: "off" keeps them; see tf8.ops.tracebacks)
+traceback_filtering = "auto"

@@ -19,6 +19,7 @@ from tf8.ops.definition import definition
 from tf8.traced import TracedTensor
 
 from ..control.batching import control_batching_rules
+from ..control.solves_batching import solve_batching_rules
 from ..walk import RuleTable
 from .core import BatchRule
 from .families import RULES as FAMILY_RULES
@@ -77,7 +78,12 @@ def batch_graph(
 BATCHING = RuleTable(
     "batching",
     "batch",
-    {**PRIMITIVE_RULES, **FAMILY_RULES, **control_batching_rules(batch_graph)},
+    {
+        **PRIMITIVE_RULES,
+        **FAMILY_RULES,
+        **control_batching_rules(batch_graph),
+        **solve_batching_rules(batch_graph),
+    },
     missing=_no_rule,
     derive=home_batch,
 )

@@ -30,6 +30,7 @@ from tf8.lax.scopes import transform_scope, value_scope
 from tf8.ops.leaves import LeafKey
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import Dim, dims_equal, shape_str
+from tf8.ops.tracebacks import api_boundary
 from tf8.traced import TracedTensor, evaluate_all, in_transform, wrap
 
 from ..arguments import as_traced, check_callable
@@ -159,6 +160,7 @@ def vmap(
     _check_spec(out_axes, "out_axes")
     name = getattr(fun, "__name__", "f")
 
+    @api_boundary
     def vmapped(*args: Any, **kwargs: Any) -> Any:
         if under_tapes():  # op-by-op grad/jvp: one op they follow (the function runs once)
             return as_one_op(lambda: traced(args, kwargs))

@@ -14,13 +14,15 @@ from tf8.lax.builders import compare, convert, full
 from tf8.lax.core import apply1
 from tf8.ops.extension.control import Cond
 from tf8.ops.primitive import Aval
+from tf8.ops.tracebacks import api_boundary
 
-from .checks import check_callable, check_same_types, flatten, scalar_index
+from .checks import check_callable, check_same_types, describe, flatten, scalar_index
 from .closure import Closure
 
 _INDEX = np.dtype(np.int32)
 
 
+@api_boundary
 def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -> Any:
     """`branches[clamp(index, 0, len(branches) - 1)](*operands)`."""
     branches = list(branches)
@@ -35,6 +37,7 @@ def switch(index: Any, branches: Sequence[Callable[..., Any]], *operands: Any) -
     return _cond(index_t, branches, operands)
 
 
+@api_boundary
 def cond(
     pred: Any, true_fun: Callable[..., Any], false_fun: Callable[..., Any], *operands: Any
 ) -> Any:
@@ -44,10 +47,12 @@ def cond(
     pred_t = scalar_index(pred, "cond predicate", "biuf", "a bool, integer or float")
     if pred_t.dtype != np.bool_:
         pred_t = compare(pred_t, 0, "ne")
-    return _cond(convert(pred_t, _INDEX), [false_fun, true_fun], operands)
+    return _cond(convert(pred_t, _INDEX), [false_fun, true_fun], operands, cond=True)
 
 
-def _cond(index: Any, branches: list[Callable[..., Any]], operands: Sequence[Any]) -> Any:
+def _cond(
+    index: Any, branches: list[Callable[..., Any]], operands: Sequence[Any], cond: bool = False
+) -> Any:
     leaves, in_def = flatten(list(operands))
     closure = Closure()
     args = closure.arguments([t.aval for t in leaves], [t._weak for t in leaves])
@@ -61,14 +66,18 @@ def _cond(index: Any, branches: list[Callable[..., Any]], operands: Sequence[Any
         traced.append(closure.trace(branch))
     first_outs, first_def, first_weak = traced[0]
     first_avals = [t.aval for t in first_outs]
+    roles = ["false_fun", "true_fun"] if cond else [f"branches[{i}]" for i in range(len(traced))]
     for i, (outs, out_def, _) in enumerate(traced[1:], 1):
+        kind = "cond" if cond else "switch"
         check_same_types(
-            "output",
             first_def,
             first_avals,
             out_def,
             [t.aval for t in outs],
-            f"branch {i} and branch 0 of cond/switch must return the same types",
+            f"{kind} branches must return the same types, but they differ:\n"
+            f"{describe(branches[0], roles[0])}\n{describe(branches[i], roles[i])}",
+            f"the output of {roles[0]}",
+            f"the corresponding output of {roles[i]}",
         )
     if not first_outs:
         return tree.tree_unflatten(first_def, [])

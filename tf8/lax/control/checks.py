@@ -78,24 +78,37 @@ def check_callable(what: str, *funs: tuple[str, Any]) -> None:
             )
 
 
+def describe(fun: Any, role: str) -> str:
+    """`role is name at file:line` (JAX's words for a function in a message)."""
+    code = getattr(getattr(fun, "__wrapped__", fun), "__code__", None)
+    name = getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
+    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    return f"{role} is {name.rsplit('.', 1)[-1]}{where}"
+
+
 def check_same_types(
-    what: str,
     expected_def: tree.PyTreeDef,
     expected: Sequence[Aval],
     got_def: tree.PyTreeDef,
     got: Sequence[Aval],
-    message: str,
+    header: str,
+    first: str,
+    second: str,
 ) -> None:
-    """Raise when two pytrees of avals differ in structure, shape or dtype (naming the leaf)."""
+    """Raise when two pytrees of avals differ in structure, shape or dtype, in JAX's words:
+    `header` (what must match, and the functions), then "`first`<path> has type A but
+    `second`<path> has type B, so the shapes (dtypes) do not match"."""
     if expected_def != got_def:
         raise TreeStructureError(
-            f"{message}: {what} has structure {got_def}, expected {expected_def}"
+            f"{header}\n{first} has structure {expected_def} but {second} has structure {got_def}"
         )
     for path, a, b in zip(leaf_paths(expected_def), expected, got):
         if a.shape != b.shape or a.dtype != b.dtype:
+            path = "" if path == "(the value itself)" else path
+            what = "shapes" if a.shape != b.shape else "dtypes"
             raise ControlFlowTypeError(
-                f"{message}: at {what}{path} the types differ, {b} (shape {b.shape}, dtype "
-                f"{b.dtype}) versus {a} (shape {a.shape}, dtype {a.dtype})"
+                f"{header}\n{first}{path} has type {a} but {second}{path} has type {b}, so "
+                f"the {what} do not match"
             )
 
 

@@ -17,12 +17,14 @@ from tf8.errors import ControlFlowTypeError, ParameterError, ShapeError
 from tf8.lax.builders import compare, convert
 from tf8.ops.extension.control import Scan, While
 from tf8.ops.primitive import Aval
+from tf8.ops.tracebacks import api_boundary
 from tf8.traced import TracedTensor
 
 from .checks import (
     as_operand,
     check_callable,
     check_same_types,
+    describe,
     flatten,
     leaf_paths,
     promote_weak,
@@ -30,7 +32,14 @@ from .checks import (
 )
 from .closure import Closure
 
-_CARRY = "body_fun output and input must have identical types"
+_IO = ("the input carry", "the corresponding output carry")
+
+
+def _carry_header(kind: str, body: Callable) -> str:
+    return (
+        f"{kind} body_fun's carry input and carry output must have identical types, but they "
+        f"differ ({describe(body, 'body_fun')}):"
+    )
 
 
 def _scan_length(xs_leaves: list[TracedTensor], xs_def: Any, length: int | None) -> int:
@@ -54,6 +63,7 @@ def _scan_length(xs_leaves: list[TracedTensor], xs_def: Any, length: int | None)
     return int(sizes[0])
 
 
+@api_boundary
 def scan(
     f: Callable[[Any, Any], tuple[Any, Any]],
     init: Any,
@@ -97,7 +107,9 @@ def scan(
         carry_out = [t.aval for t in outs[:n_carry]]
         if new_def == carry_def and promote_weak(inits, carry_out):
             continue
-        check_same_types("carry", carry_def, [t.aval for t in inits], new_def, carry_out, _CARRY)
+        check_same_types(
+            carry_def, [t.aval for t in inits], new_def, carry_out, _carry_header("scan", f), *_IO
+        )
         break
     program = closure.program([*carry, *x_args], outs)
     if not outs:
@@ -110,6 +122,7 @@ def scan(
     )
 
 
+@api_boundary
 def while_loop(
     cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any], init_val: Any
 ) -> Any:
@@ -130,7 +143,14 @@ def while_loop(
         out_avals = [t.aval for t in outs]
         if defs[0] == carry_def and promote_weak(inits, out_avals):
             continue
-        check_same_types("carry", carry_def, [t.aval for t in inits], defs[0], out_avals, _CARRY)
+        check_same_types(
+            carry_def,
+            [t.aval for t in inits],
+            defs[0],
+            out_avals,
+            _carry_header("while_loop", body_fun),
+            *_IO,
+        )
         break
     cond_closure = Closure()
     cond_carry = cond_closure.arguments([t.aval for t in inits], [t._weak for t in inits])
@@ -166,6 +186,7 @@ def _static_int(value: Any) -> int | None:
     return None
 
 
+@api_boundary
 def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_val: Any) -> Any:
     """`for i in range(lower, upper): val = body_fun(i, val)`. Static bounds lower to scan
     (reverse-mode differentiable); traced bounds to while_loop (forward mode only)."""
@@ -199,6 +220,7 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any], init_
     return result
 
 
+@api_boundary
 def map(f: Callable[[Any], Any], xs: Any) -> Any:  # noqa: A001 - JAX's name
     """`f` applied to each slice of `xs` along axis 0, results stacked (a scan, no carry)."""
     check_callable("map", ("f", f))
