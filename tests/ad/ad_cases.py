@@ -182,13 +182,35 @@ def _some_indices_out_of_range(inputs, params):
     return [operand, shifted.astype(indices.dtype), *rest], params
 
 
+def _distinct_indices(inputs, params):
+    """In-range indices made distinct (the extras sent out of range, where they are dropped)
+    and promised unique: scatter_mul's derivative in its updates needs it, as JAX's does."""
+    operand, indices, updates = inputs
+    size = operand.shape[params["scatter_dims_to_operand_dims"][0]]
+    flat = np.arange(indices.size)
+    flat = np.where(flat < size, flat, flat + size).reshape(indices.shape)
+    return [operand, flat.astype(indices.dtype), updates], {**params, "unique_indices": True}
+
+
+def _scatter_no_ties(inputs, params):
+    """The operand's and the updates' values all distinct (no ties for scatter_min/max), and
+    some indices out of range."""
+    (operand, indices, updates), params = _some_indices_out_of_range(inputs, params)
+    values = distinct(np.concatenate([operand.ravel(), updates.ravel()]))
+    operand, updates = values[: operand.size], values[operand.size :]
+    return [operand.reshape(inputs[0].shape), indices, updates.reshape(inputs[2].shape)], params
+
+
 # Rows whose derivative is 0 (piecewise constant, boolean/integer-valued, or inputless).
 ZERO_DERIVATIVE = frozenset(
     "sign compare and or not xor shift_left shift_right_logical shift_right_arithmetic"
-    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant".split()
+    " bitcast_convert_type floor ceil round argmax argmin iota shape_of constant"
+    " population_count clz".split()
 )
 
 _SMOOTH = AdCase()
+# reduce_precision is linear (JAX's rule): its derivative is the true one at full precision
+_FULL_PRECISION = {"exponent_bits": 11, "mantissa_bits": 52}
 DIFFERENTIABLE: dict[str, AdCase] = {
     # arithmetic
     "add": _SMOOTH,
@@ -226,6 +248,13 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "sqrt": AdCase(each(positive)),
     "rsqrt": AdCase(each(positive)),
     "erf": _SMOOTH,
+    "erfc": _SMOOTH,
+    "asinh": AdCase(each(_imag_scale(0.2))),  # cuts beyond ±i
+    "acosh": AdCase(each(_real_map(lambda r: np.abs(r) + 1.5))),  # real part > 1
+    "atanh": AdCase(each(_real_map(lambda r: 0.2 * r))),  # |x| < 1
+    "cbrt": AdCase(each(away_from_zero)),  # infinite slope at 0
+    "nextafter": AdCase(constant_operands=(0, 1)),  # JAX has no rule either
+    "reduce_precision": AdCase(lambda inputs, params: (inputs, _FULL_PRECISION)),
     "erf_inv": AdCase(each(_real_map(lambda r: 0.6 * r))),  # |x| <= 0.9
     "logistic": AdCase(each(_imag_scale(0.35))),  # poles at i*pi
     "ndtri": AdCase(each(lambda p: np.asarray(0.02 + 0.96 * p, p.dtype))),  # p in (0, 1)
@@ -249,6 +278,10 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "reduce_max": AdCase(each(distinct)),
     "reduce_min": AdCase(each(distinct)),
     "cumsum": _SMOOTH,
+    "cumprod": _SMOOTH,
+    "cummax": AdCase(each(distinct), complex_ok=False),
+    "cummin": AdCase(each(distinct), complex_ok=False),
+    "cumlogsumexp": _SMOOTH,
     # structural and indexing (all linear in their array operands)
     "transpose": _SMOOTH,
     "reshape": _SMOOTH,
@@ -260,6 +293,10 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "triu": _SMOOTH,
     "gather": AdCase(_some_indices_out_of_range),
     "scatter_add": AdCase(_some_indices_out_of_range),
+    "scatter": AdCase(_some_indices_out_of_range),
+    "scatter_mul": AdCase(_distinct_indices),
+    "scatter_min": AdCase(_scatter_no_ties),
+    "scatter_max": AdCase(_scatter_no_ties),
     "slice": _SMOOTH,
     "dynamic_slice": _SMOOTH,
     "dynamic_update_slice": _SMOOTH,
@@ -268,6 +305,13 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "reverse": _SMOOTH,
     "dynamic_truncate": _SMOOTH,
     "pad_to_match": _SMOOTH,
+    # windowed reductions: no ties (a max-pool's kink); the selecting rows are linear in their
+    # first operand, the second fixed
+    "reduce_window_sum": _SMOOTH,
+    "reduce_window_max": AdCase(each(distinct)),
+    "reduce_window_min": AdCase(each(distinct)),
+    "select_and_gather_add": AdCase(each(None, distinct), constant_operands=(1,)),
+    "select_and_scatter_add": AdCase(each(None, distinct), constant_operands=(1,)),
 }
 
 

@@ -35,15 +35,18 @@ BINARY_COMPLEX = ("add", "sub", "mul", "div")
 UNARY_SMOOTH = (
     "neg", "abs", "exp", "expm1", "log", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh",
     "asin", "acos", "atan", "sqrt", "rsqrt", "erf", "erf_inv", "ndtri", "lgamma", "digamma",
-    "bessel_i0e", "bessel_i1e", "logistic",
+    "bessel_i0e", "bessel_i1e", "logistic", "asinh", "acosh", "atanh", "cbrt", "erfc",
 )  # fmt: skip
 UNARY_STEP = ("sign", "floor", "ceil", "round")
+# Running reductions along an axis (cumsum's kind); the differentiable programs take the smooth
+SCANS = ("cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp")
+SCANS_DIFFERENTIABLE = ("cumsum", "cumprod", "cumlogsumexp")
 BINARY_SMOOTH = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2")
 BINARY_STEP = ("rem",)
-INT_UNARY = ("neg", "abs", "sign", "not")
+INT_UNARY = ("neg", "abs", "sign", "not", "population_count", "clz")
 INT_BINARY = ("add", "sub", "mul", "maximum", "minimum", "and", "or", "xor")
 # Differentiable programs: smooth everywhere on finite inputs (no kinks, no domain edges).
-UNARY_DIFFERENTIABLE = ("neg", "sin", "cos", "tanh", "atan", "erf", "logistic")
+UNARY_DIFFERENTIABLE = ("neg", "sin", "cos", "tanh", "atan", "erf", "logistic", "asinh", "erfc")
 BINARY_DIFFERENTIABLE = ("add", "sub", "mul")
 SPECIALS = (np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0)
 
@@ -102,9 +105,9 @@ def _input_array(rng: np.random.Generator, shape: tuple[int, ...], dtype: Any) -
     return a.astype(dtype)
 
 
-def _row(name: str, *args: Any) -> Any:
+def _row(name: str, *args: Any, **params: Any) -> Any:
     """Catalog row `name` applied to `args` (tf8 values or, under check_grads, arrays)."""
-    return apply1(name, [tnp.asarray(a) for a in args])
+    return apply1(name, [tnp.asarray(a) for a in args], **params)
 
 
 def _broadcasts(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
@@ -205,7 +208,8 @@ def _float_step(b: Builder) -> None:
               x.exact and name in ("max", "min"))  # fmt: skip
     elif kind == "cumsum" and x.shape:
         axis = b.axis(x)
-        b.add("cumsum", lambda v: tnp.cumsum(v[i], axis=axis), x.shape, False)
+        name = str(rng.choice(SCANS_DIFFERENTIABLE if b.differentiable else SCANS))
+        b.add(name, lambda v: _row(name, v[i], axis=axis, reverse=False), x.shape, False)
     elif kind == "struct":
         _struct_step(b, x)
     elif kind == "einsum" and x.shape:

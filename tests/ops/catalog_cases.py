@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import scipy.special
+from window_cases import window_generators
 
 from tf8.ops.catalog import DTypePolicy
 from tf8.ops.gather import take_params, take_transpose_params
@@ -382,6 +383,94 @@ def gen_cumsum(d: Draw, dtype: np.dtype) -> Case:
     return Case([x], {"axis": axis, "reverse": reverse}, reference)
 
 
+def _scan_reference(step: Callable[[Any, Any], Any]) -> Callable[[np.ndarray, int], np.ndarray]:
+    """A running fold along an axis, element by element in Python: out[0] = x[0],
+    out[i] = step(out[i - 1], x[i])."""
+
+    def scan(x: np.ndarray, axis: int) -> np.ndarray:
+        moved = np.moveaxis(x, axis, 0).copy()
+        for i in range(1, moved.shape[0]):
+            moved[i] = step(moved[i - 1], moved[i])
+        return np.moveaxis(moved, 0, axis)
+
+    return scan
+
+
+def _complex_logaddexp(a: Any, b: Any) -> Any:
+    """log(exp(a) + exp(b)), the principal branch (as the row's, up to its [-pi, pi])."""
+    return np.log(np.exp(a) + np.exp(b))
+
+
+def gen_cumulative(step: Callable[[Any, Any], Any], lo: float = -4, hi: float = 4) -> Generator:
+    """A running reduction along a random axis (maybe reversed), against a Python loop."""
+    scan = _scan_reference(step)
+
+    def gen(d: Draw, dtype: np.dtype) -> Case:
+        shape = d.shape()
+        axis = d.axis(max(len(shape), 1))
+        reverse = d.flag()
+        x = d.array(dtype, shape, lo, hi)
+
+        def reference() -> np.ndarray:
+            if x.ndim == 0:
+                return x.copy()
+            if reverse:
+                return np.flip(scan(np.flip(x, axis), axis), axis)
+            return scan(x, axis)
+
+        return Case([x], {"axis": axis, "reverse": reverse}, reference)
+
+    return gen
+
+
+def _logsumexp_step(a: Any, b: Any) -> Any:
+    return _complex_logaddexp(a, b) if np.iscomplexobj(a) else np.logaddexp(a, b)
+
+
+def gen_cumlogsumexp(d: Draw, dtype: np.dtype) -> Case:
+    """As gen_cumulative; a complex first entry has its imaginary part in [-pi, pi] (XLA's
+    scan starts from -inf), so the operands' imaginary parts stay inside."""
+    return gen_cumulative(_logsumexp_step, -3, 3)(d, dtype)
+
+
+def _bits_of(x: np.ndarray) -> list[int]:
+    """Each entry's two's-complement bits, as a non-negative Python int."""
+    mask = (1 << (8 * x.dtype.itemsize)) - 1
+    return [int(v) & mask for v in x.ravel().tolist()]
+
+
+def popcount_reference(x: np.ndarray) -> np.ndarray:
+    counts = [bin(v).count("1") for v in _bits_of(x)]
+    return np.array(counts, np.int64).astype(x.dtype).reshape(x.shape)
+
+
+def clz_reference(x: np.ndarray) -> np.ndarray:
+    width = 8 * x.dtype.itemsize
+    return (
+        np.array([width - v.bit_length() for v in _bits_of(x)], np.int64)
+        .astype(x.dtype)
+        .reshape(x.shape)
+    )
+
+
+_FLOAT_FORMATS = ((np.float16, 5, 10), (np.float32, 8, 23), (np.float64, 11, 52))
+
+
+def gen_reduce_precision(d: Draw, dtype: np.dtype) -> Case:
+    """Rounding to a format numpy has (float16, float32, float64): numpy's own conversion,
+    on values inside its normal range."""
+    narrow, exponent_bits, mantissa_bits = d.choice(_FLOAT_FORMATS)
+    x = d.array(dtype, d.shape())
+    params = {"exponent_bits": exponent_bits, "mantissa_bits": mantissa_bits}
+
+    def reference() -> np.ndarray:
+        if np.dtype(narrow).itemsize >= x.dtype.itemsize:
+            return x.copy()
+        return x.astype(narrow).astype(x.dtype)
+
+    return Case([x], params, reference)
+
+
 def gen_transpose(d: Draw, dtype: np.dtype) -> Case:
     x = d.array(dtype, d.shape())
     perm = tuple(d.permutation(range(x.ndim)))
@@ -534,6 +623,29 @@ def gen_scatter_add(d: Draw, dtype: np.dtype) -> Case:
         return out
 
     return Case([x, idx[..., None], updates], params, reference)
+
+
+def _gen_scatter(combine: np.ufunc | None) -> Generator:
+    """`gen_scatter_add`'s case for another scatter row: `combine.at` (None: replace, the
+    last update in index order winning where indices repeat)."""
+
+    def gen(d: Draw, dtype: np.dtype) -> Case:
+        case = gen_scatter_add(d, dtype)
+        x, column, updates = case.inputs
+        axis, idx = case.params["inserted_window_dims"][0], column[..., 0]
+        at = (slice(None),) * axis
+
+        def reference() -> np.ndarray:
+            out = x.copy()
+            if combine is not None:
+                combine.at(out, at + (idx,), updates)
+            for s in np.ndindex(idx.shape) if combine is None else ():
+                out[at + (idx[s],)] = updates[at + s]
+            return out
+
+        return Case(case.inputs, case.params, reference)
+
+    return gen
 
 
 def gen_slice(d: Draw, dtype: np.dtype) -> Case:
@@ -757,6 +869,11 @@ GENERATORS: dict[str, Generator] = {
     "sqrt": unary(np.sqrt),
     "rsqrt": unary(lambda x: 1 / np.sqrt(x)),
     "erf": unary(scipy.special.erf),
+    "erfc": unary(scipy.special.erfc),
+    "asinh": unary(np.arcsinh),
+    "acosh": unary(np.arccosh, 0.5, 5.0),
+    "atanh": unary(np.arctanh, -1.5, 1.5),
+    "cbrt": unary(np.cbrt),
     "erf_inv": unary(scipy.special.erfinv, -0.99, 0.99),
     "ndtri": unary(scipy.special.ndtri, 0.0, 1.0),
     "lgamma": unary(scipy.special.gammaln),
@@ -788,6 +905,14 @@ GENERATORS: dict[str, Generator] = {
     "argmax": _arg_reduction(np.argmax),
     "argmin": _arg_reduction(np.argmin),
     "cumsum": gen_cumsum,
+    "cumprod": gen_cumulative(lambda a, b: a * b, -2, 2),
+    "cummax": gen_cumulative(np.maximum),
+    "cummin": gen_cumulative(np.minimum),
+    "cumlogsumexp": gen_cumlogsumexp,
+    "population_count": unary(popcount_reference, -100, 100),
+    "clz": unary(clz_reference, -100, 100),
+    "nextafter": binary(np.nextafter),
+    "reduce_precision": gen_reduce_precision,
     "transpose": gen_transpose,
     "reshape": gen_reshape,
     "broadcast_in_dim": gen_broadcast_in_dim,
@@ -798,6 +923,10 @@ GENERATORS: dict[str, Generator] = {
     "triu": _triangle(np.triu),
     "gather": gen_gather,
     "scatter_add": gen_scatter_add,
+    "scatter": _gen_scatter(None),
+    "scatter_mul": _gen_scatter(np.multiply),
+    "scatter_min": _gen_scatter(np.minimum),
+    "scatter_max": _gen_scatter(np.maximum),
     "slice": gen_slice,
     "dynamic_slice": gen_dynamic_slice,
     "dynamic_update_slice": gen_dynamic_update_slice,
@@ -845,6 +974,8 @@ SCIPY_ROWS = (
     "betainc",
     "bessel_i0e",
     "bessel_i1e",
+    "erfc",
     "logistic",
 )
 GENERATORS.update({name: _rounded_to_float16(GENERATORS[name]) for name in SCIPY_ROWS})
+GENERATORS.update(window_generators(Case))  # the windowed reductions (window_cases.py)

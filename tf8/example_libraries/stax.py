@@ -18,9 +18,10 @@ layers into layers.
 >>> print(tnp.round(tnp.sum(tnp.exp(log_probs), axis=1), 6))
 [1. 1. 1. 1.]
 
-As JAX's, less the layers that need convolutions or windowed reductions (`Conv`,
-`ConvTranspose`, `Conv1DTranspose`, `GeneralConv`, `GeneralConvTranspose`, `MaxPool`,
-`SumPool`, `AvgPool`): tf8.lax has no `conv_general_dilated` or `reduce_window` yet. The
+As JAX's, less the convolution layers (`Conv`, `ConvTranspose`, `Conv1DTranspose`,
+`GeneralConv`, `GeneralConvTranspose`): tf8.lax has no `conv_general_dilated` yet. The
+pooling layers (`MaxPool`, `SumPool`, `AvgPool`) are
+`lax.reduce_window`'s. The
 activations (`relu`, ...) are tf8.nn's and the initializers (`glorot_normal`, ...)
 tf8.nn.initializers', re-exported as JAX's stax re-exports jax.nn's.
 """
@@ -54,6 +55,7 @@ from tf8.example_libraries._stax_layers import (
     Tanh,
     elementwise,
 )
+from tf8.example_libraries._stax_pool import AvgPool, MaxPool, SumPool
 from tf8.nn import (
     elu,
     gelu,
@@ -69,6 +71,7 @@ from tf8.nn import (
 from tf8.nn.initializers import glorot_normal, normal, ones, zeros
 
 __all__ = [
+    "AvgPool", "MaxPool", "SumPool",
     "BatchNorm", "Dense", "Dropout", "Elu", "Exp", "FanInConcat", "FanInSum", "FanOut",
     "Flatten", "Gelu", "Identity", "LeakyRelu", "LogSoftmax", "Relu", "Selu", "Sigmoid",
     "Softmax", "Softplus", "Tanh", "elementwise", "elu", "gelu", "glorot", "glorot_normal",

@@ -5,10 +5,35 @@ tf8's own libraries and rules are written in live in `tf8.lax.builders`, and for
 families in `tf8.lax.einsum`, `tf8.lax.fft`, `tf8.lax.linalg` and `tf8.lax.matrix`.
 """
 
+from .approx import approx_max_k, approx_min_k
 from .arithmetic import pow, rem, round  # noqa: A004
 from .control import cond, fori_loop, map, scan, switch, while_loop
 from .control.solves import custom_linear_solve, custom_root
+from .dimension_numbers import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
+from .elementwise import (
+    acosh,
+    asinh,
+    atanh,
+    cbrt,
+    clz,
+    erfc,
+    exp2,
+    is_finite,
+    mulhi,
+    nextafter,
+    population_count,
+    reciprocal,
+    reduce_precision,
+)
 from .fft import fft  # JAX's lax.fft; the attribute shadows the module, still importable by path
+from .gather_api import gather
+from .in_dim import (
+    dynamic_update_index_in_dim,
+    index_in_dim,
+    index_take,
+    select_n,
+    slice_in_dim,
+)
 from .ops import (
     abs,
     acos,
@@ -78,6 +103,35 @@ from .ops import (
     tan,
     tanh,
     transpose,
+)
+from .platform import platform_dependent, stage
+from .precision import DotDimensionNumbers, FftType, Precision, PrecisionLike
+from .reduce_monoid import reduce, reduce_and, reduce_or, reduce_xor
+from .reduce_window import reduce_window, reduce_window_shape_tuple
+from .scans import associative_scan, cumlogsumexp, cummax, cummin, cumprod
+from .scatter import (
+    scatter,
+    scatter_add,
+    scatter_apply,
+    scatter_max,
+    scatter_min,
+    scatter_mul,
+    scatter_sub,
+)
+from .small import (
+    batch_matmul,
+    broadcast_like,
+    broadcast_shapes,
+    broadcast_to_rank,
+    collapse,
+    dtype,
+    empty,
+    full,
+    full_like,
+    split,
+    stack,
+    tile,
+    unstack,
 )
 from .sorting import sort, sort_key_val, top_k
 from .special import (

@@ -45,6 +45,7 @@ from tf8.lax.builders import (
     zeros,
 )
 from tf8.lax.core import apply, apply1
+from tf8.lax.scans import associative_scan
 from tf8.ops.primitive import make_primitive
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "add_any",
     "apply",
     "apply1",
+    "associative_scan",
     "at_front",
     "batch_size",
     "batched_axis",

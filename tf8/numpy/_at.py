@@ -6,7 +6,9 @@ the index constant, else traced (an iota indexed like `x`). `add` is one `scatte
 (repeated positions accumulate, as `np.add.at`); the others gather the old values, combine,
 and write back through a scatter + select. With constant indices repeated positions follow
 numpy (`set`: the last write wins; `multiply` etc.: applied once per occurrence, in rounds);
-with traced indices, as in JAX, the result for repeated positions is unspecified.
+with traced indices `set`, `multiply`, `min` and `max` are one scatter row each (`scatter`:
+the last write wins; the others combine every occurrence, as JAX's), and for `divide` and
+`power` the result for repeated positions is unspecified.
 """
 
 from __future__ import annotations
@@ -147,8 +149,11 @@ def _update_window(
     return apply1("dynamic_update_slice", [x, block, *offsets])
 
 
-def update(x: Any, index: Any, values: Any, combine: Combine | None, name: str) -> TracedTensor:
-    """`x` with `x[index]` replaced by `values` (combine None) or by `combine(old, values)`."""
+def update(
+    x: Any, index: Any, values: Any, combine: Combine | None, name: str, unique: bool = False
+) -> TracedTensor:
+    """`x` with `x[index]` replaced by `values` (combine None) or by `combine(old, values)`;
+    `unique` is JAX's `unique_indices` promise."""
     x = asarray(x)
     if _window(x, index) is not None:
         v = astype(asarray(values), x.dtype)
@@ -171,11 +176,20 @@ def update(x: Any, index: Any, values: Any, combine: Combine | None, name: str) 
             column = _column(pos.reshape(-1)[group])
             new = picked if combine is None else combine(_gather(out, column), picked)
             out = _scatter_set(out, column, new)
+    elif name in _ROWS:  # one scatter row: repeated traced positions combine as in JAX
+        params = take_transpose_params(flat.shape, 0, 1)
+        if _ROWS[name] in ("scatter", "scatter_mul"):
+            params["unique_indices"] = unique
+        out = apply1(_ROWS[name], [flat, _column(pos), v], **params)
     else:
         column = _column(pos)
         new = v if combine is None else combine(_gather(flat, column), v)
         out = _scatter_set(flat, column, new)
     return reshape(out, x.shape)
+
+
+# The scatter rows of the updates, for traced positions
+_ROWS = {"set": "scatter", "multiply": "scatter_mul", "min": "scatter_min", "max": "scatter_max"}
 
 
 _KEYWORDS = ("indices_are_sorted", "unique_indices", "mode", "fill_value")
@@ -199,7 +213,7 @@ class AtRef:
         # JAX drops out-of-bounds updates by default ('drop'/'fill'); 'clip' clamps the index
         clamp = mode in ("clip", "promise_in_bounds")
         padded_x, index, padded = modes.bounded(x, self._index, clamp, 0)
-        out = update(padded_x, index, values, combine, name)
+        out = update(padded_x, index, values, combine, name, bool(kw.get("unique_indices")))
         return modes.trim(out, padded, x.shape)
 
     def get(self, **kw: Any) -> TracedTensor:

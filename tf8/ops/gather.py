@@ -1,4 +1,6 @@
-"""`gather` and `scatter_add`: jax.lax semantics, shape rules, numpy kernels, parameter builders.
+"""`gather` and the scatters: jax.lax semantics, shape rules, numpy kernels, parameter builders
+(rows: `tf8/ops/primitives/indexing.py`, `scatter.py`; the lax API: `tf8.lax.gather_api`,
+`tf8.lax.scatter`).
 
 Restricted to the index vector on the *last* axis of `indices` and no operand batching dims.
 `gather` clamps every start so the whole slice lies inside the operand (JAX's "clip");
@@ -8,8 +10,9 @@ Gather: for a batch position `b` (the output axes not in `offset_dims`, in order
 `indices[b]` placed on the operand axes `start_index_map` (0 on the others), clamped to
 `[0, operand.shape[d] - slice_sizes[d]]`; the output holds the slice of size `slice_sizes`
 there, minus the `collapsed_slice_dims` (size-1 axes), on the output axes `offset_dims`.
-Scatter_add is the mirror image: the `updates` axes not in `update_window_dims` run over
-`indices.shape[:-1]`, the window axes over the operand axes not in `inserted_window_dims`.
+The scatters (`scatter_add`, and `scatter`, `scatter_mul`, `scatter_min`, `scatter_max`) are
+its mirror image: the `updates` axes not in `update_window_dims` run over `indices.shape[:-1]`,
+the window axes over the operand axes not in `inserted_window_dims`.
 """
 
 from __future__ import annotations
@@ -184,10 +187,13 @@ def gather_kernel(op: Any, operand: np.ndarray, indices: np.ndarray) -> np.ndarr
     return np.array(np.broadcast_to(operand[index], out_shape))
 
 
-def scatter_add_kernel(
+def _scatter_targets(
     op: Any, operand: np.ndarray, indices: np.ndarray, updates: np.ndarray
-) -> np.ndarray:
-    """numpy `scatter_add`: np.add.at on a copy, windows that do not fit whole dropped."""
+) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """Where each update element that lands goes (one index array per operand axis, after a
+    leading length-1 axis so a rank-0 operand needs no special case), in the updates' C
+    order, and which update elements land (a mask shaped like them): windows that do not fit
+    whole are dropped."""
     rank, window_axes = operand.ndim, op["update_window_dims"]
     framed = [d for d in range(rank) if d not in op["inserted_window_dims"]]
     window_of = dict(zip(framed, window_axes))  # operand axis -> updates axis
@@ -204,10 +210,43 @@ def scatter_add_kernel(
         )[keep]
         for d in range(rank)
     )
-    out = np.array(operand, copy=True)
-    # Index a leading length-1 view so a rank-0 operand needs no special case.
     leading = np.zeros(np.count_nonzero(keep), dtype=np.intp)
-    np.add.at(out[None], (leading, *targets), updates[keep])
+    return (leading, *targets), keep
+
+
+def scatter_combine_kernel(ufunc: np.ufunc) -> Any:
+    """numpy `scatter_<combiner>`: `ufunc.at` on a copy (repeated targets combine in turn),
+    windows that do not fit whole dropped."""
+
+    def kernel(op: Any, operand: np.ndarray, indices: np.ndarray, updates: np.ndarray) -> Any:
+        targets, keep = _scatter_targets(op, operand, indices, updates)
+        out = np.array(operand, copy=True)
+        ufunc.at(out[None], targets, updates[keep])
+        return out
+
+    return kernel
+
+
+scatter_add_kernel = scatter_combine_kernel(np.add)
+
+
+def scatter_kernel(op: Any, operand: np.ndarray, indices: np.ndarray, updates: np.ndarray) -> Any:
+    """numpy `scatter` (replace): where targets repeat, the last update wins, in the order of
+    the index positions and then of the window positions (XLA's on CPU; JAX leaves it
+    unspecified). Deterministic, so a scatter of update numbers tells which update each
+    written element holds."""
+    targets, keep = _scatter_targets(op, operand, indices, updates)
+    out = np.array(operand, copy=True)
+    if not keep.any():
+        return out
+    window_axes = list(op["update_window_dims"])
+    order = [a for a in range(updates.ndim) if a not in window_axes] + window_axes
+    ranks = np.arange(updates.size).reshape([updates.shape[a] for a in order])
+    by_rank = np.argsort(np.transpose(ranks, np.argsort(order))[keep])
+    flat = np.ravel_multi_index(targets, (1, *operand.shape))[by_rank]
+    _, first_from_end = np.unique(flat[::-1], return_index=True)
+    last = by_rank[flat.size - 1 - first_from_end]
+    out[None][tuple(t[last] for t in targets)] = updates[keep][last]
     return out
 
 

@@ -14,17 +14,21 @@ from tf8.ops.definition import OpDefinition
 from . import (
     analytic,
     arithmetic,
+    bits,
     complex_parts,
     contraction,
+    cumulative,
     diagonals,
     host,
     indexing,
     logic,
     padding,
     reductions,
+    scatter,
     slicing,
     special,
     structural,
+    windows,
 )
 
 FAMILIES = (
@@ -33,14 +37,18 @@ FAMILIES = (
     complex_parts,
     logic,
     reductions,
+    cumulative,
+    bits,
     contraction,
     structural,
     diagonals,
     indexing,
+    scatter,
     slicing,
     padding,
     host,
     special,
+    windows,
 )
 
 

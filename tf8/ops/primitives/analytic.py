@@ -1,5 +1,5 @@
 """Analytic functions: exp, log, the trigonometric and hyperbolic functions and their
-inverses, square roots and the logistic function.
+inverses, square and cube roots and the logistic function.
 
 Each row sits with its numpy kernel, its partial derivative (`partials`, written with the
 builders the transforms hand in as `lax`), the ufunc the numpy engine fuses it as and the
@@ -125,6 +125,32 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
             scalar=call("np.arctan2"),
             numba_declines=("complex64", "complex128"),
         ),
+    ),
+    # JAX's rules: rsqrt(x² + 1), rsqrt(x² - 1) (infinite at 1), 1 / ((1 + x)(1 - x))
+    _function(
+        "asinh",
+        "inverse hyperbolic sine",
+        np.arcsinh,
+        lambda lax, x, out: lax.unary("rsqrt", lax.add(lax.mul(x, x), 1.0)),
+    ),
+    _function(
+        "acosh",
+        "inverse hyperbolic cosine (NaN below 1)",
+        np.arccosh,
+        lambda lax, x, out: lax.unary("rsqrt", lax.sub(lax.mul(x, x), 1.0)),
+    ),
+    _function(
+        "atanh",
+        "inverse hyperbolic tangent (±inf at ±1)",
+        np.arctanh,
+        lambda lax, x, out: lax.div(lax.div(1.0, lax.add(1.0, x)), lax.sub(1.0, x)),
+    ),
+    _function(
+        "cbrt",
+        "real cube root",
+        np.cbrt,
+        lambda lax, x, out: lax.mul(1.0 / 3.0, lax.pow_(out, -2.0)),  # JAX's: out**-2 / 3
+        policy=_P.SAME_FLOAT,
     ),
     _function("sqrt", "square root", np.sqrt, lambda lax, x, out: lax.div(0.5, out)),
     define(

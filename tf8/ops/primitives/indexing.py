@@ -114,25 +114,26 @@ GATHER = define(
 # --- scatter_add ------------------------------------------------------------------------------
 
 
+def updates_cotangent(lax: Any, op: Any, operand: Any, indices: Any, updates: Any, ct: Any) -> Any:
+    """The cotangent of a scatter's `updates`: `ct` gathered at each update window, zero for
+    the windows the scatter dropped (out of range; gather would clamp them back in)."""
+    params = scatter_add_transpose_params(op, updates.shape)
+    ct_updates = lax.apply1("gather", [ct, indices], **params)
+    index_map = op["scatter_dims_to_operand_dims"]
+    limits = _start_limits(lax, indices, operand.shape, index_map, params["slice_sizes"])
+    if limits is None:
+        return ct_updates
+    fits = lax.apply1("and", [lax.compare(indices, 0, "ge"), lax.compare(indices, limits, "le")])
+    count = lax.reduce_sum(lax.convert(fits, indices.dtype), [indices.ndim - 1])
+    window_fits = lax.compare(count, len(index_map), "eq")
+    batch_axes = [i for i in range(updates.ndim) if i not in op["update_window_dims"]]
+    mask = lax.broadcast(window_fits, updates.shape, batch_axes)
+    return lax.apply1("select", [mask, ct_updates, lax.zeros(updates.aval)])
+
+
 def _scatter_add_transpose(lax: Any, op: Any, operands: list, linear: list, ct: Any) -> list:
     operand, indices, updates = operands
-    ct_updates = None
-    if linear[2]:
-        params = scatter_add_transpose_params(op, updates.shape)
-        ct_updates = lax.apply1("gather", [ct, indices], **params)
-        # scatter_add drops windows out of range (their updates do not matter) but gather
-        # clamps them back in: zero those cotangents.
-        index_map = op["scatter_dims_to_operand_dims"]
-        limits = _start_limits(lax, indices, operand.shape, index_map, params["slice_sizes"])
-        if limits is not None:
-            fits = lax.apply1(
-                "and", [lax.compare(indices, 0, "ge"), lax.compare(indices, limits, "le")]
-            )
-            count = lax.reduce_sum(lax.convert(fits, indices.dtype), [indices.ndim - 1])
-            window_fits = lax.compare(count, len(index_map), "eq")
-            batch_axes = [i for i in range(updates.ndim) if i not in op["update_window_dims"]]
-            mask = lax.broadcast(window_fits, updates.shape, batch_axes)
-            ct_updates = lax.apply1("select", [mask, ct_updates, lax.zeros(updates.aval)])
+    ct_updates = updates_cotangent(lax, op, operand, indices, updates, ct) if linear[2] else None
     return [ct if linear[0] else None, None, ct_updates]
 
 

@@ -1,12 +1,12 @@
-"""Special functions: the error function and its inverse, the inverse normal CDF, the gamma
-family (lgamma, digamma, polygamma, Hurwitz zeta, the regularized incomplete gamma functions
-and their derivatives in the shape parameter), the regularized incomplete beta function and
-the exponentially scaled modified Bessel functions of order 0 and 1.
+"""Special functions: the error function, its complement and its inverse, the inverse normal
+CDF, the gamma family (lgamma, digamma, polygamma, Hurwitz zeta, the regularized incomplete
+gamma functions and their derivatives in the shape parameter), the regularized incomplete
+beta function and the exponentially scaled modified Bessel functions of order 0 and 1.
 
 Each row sits with its numpy kernel (scipy.special's function, its result in the operands'
 dtype), its partial derivatives (`partials`, written with the builders the transforms hand in
-as `lax`) and the scipy ufunc the numpy engine fuses it as; numba compiles erf alone
-(`math.erf`). Each partial is written in primitives that have rules themselves, so
+as `lax`) and the scipy ufunc the numpy engine fuses it as; numba compiles erf and erfc alone
+(`math.erf`, `math.erfc`). Each partial is written in primitives that have rules themselves, so
 derivatives of every order follow, except where a partial is not implemented: as in JAX,
 polygamma in n, betainc in a and b; and igamma_grad_a and random_gamma_grad (JAX
 gives igamma_grad_a no rule, and differentiates random_gamma_grad only through its loops in
@@ -221,6 +221,16 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
             2.0 / math.sqrt(math.pi), lax.unary("exp", lax.neg(lax.mul(x, x)))
         ),
         scalar=call("math.erf"),
+    ),
+    _scipy_function(
+        "erfc",
+        "erfc",
+        1,
+        "complementary error function 1 - erf(x), accurate where erf(x) is near 1",
+        lambda lax, x, out: lax.mul(
+            -2.0 / math.sqrt(math.pi), lax.unary("exp", lax.neg(lax.mul(x, x)))
+        ),
+        scalar=call("math.erfc"),
     ),
     _scipy_function(
         "erf_inv",
