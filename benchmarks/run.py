@@ -39,6 +39,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_control",
     "benchmarks.workloads_engines",
     "benchmarks.workloads_random",
+    "benchmarks.workloads_conv",
 )
 
 # Opt-in: run only when named with --only (too big or slow for the default run).

@@ -273,6 +273,7 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "bessel_i1e": _SMOOTH,
     # contraction, reductions
     "dot_general": _SMOOTH,
+    "conv_general_dilated": _SMOOTH,
     "reduce_sum": _SMOOTH,
     "reduce_prod": AdCase(each(one_zero)),
     "reduce_max": AdCase(each(distinct)),

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import scipy.special
+from conv_cases import conv_generators
 from window_cases import window_generators
 
 from tf8.ops.catalog import DTypePolicy
@@ -979,3 +980,4 @@ SCIPY_ROWS = (
 )
 GENERATORS.update({name: _rounded_to_float16(GENERATORS[name]) for name in SCIPY_ROWS})
 GENERATORS.update(window_generators(Case))  # the windowed reductions (window_cases.py)
+GENERATORS.update(conv_generators(Case))  # conv_general_dilated (conv_cases.py)

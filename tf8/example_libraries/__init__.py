@@ -13,6 +13,5 @@ written against them runs on tf8 after renaming `jax` to `tf8`:
 >>> opt_init, opt_update, get_params = optimizers.sgd(0.1)
 >>> init_fun, apply_fun = stax.serial(stax.Dense(2), stax.Relu)
 
-As JAX's, except that stax has no convolution layers yet (they need
-`lax.conv_general_dilated`).
+As JAX's.
 """

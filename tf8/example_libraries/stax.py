@@ -18,9 +18,9 @@ layers into layers.
 >>> print(tnp.round(tnp.sum(tnp.exp(log_probs), axis=1), 6))
 [1. 1. 1. 1.]
 
-As JAX's, less the convolution layers (`Conv`, `ConvTranspose`, `Conv1DTranspose`,
-`GeneralConv`, `GeneralConvTranspose`): tf8.lax has no `conv_general_dilated` yet. The
-pooling layers (`MaxPool`, `SumPool`, `AvgPool`) are
+As JAX's. The convolution layers (`Conv`, `ConvTranspose`, `Conv1DTranspose`,
+`GeneralConv`, `GeneralConvTranspose`) are `lax.conv_general_dilated`'s and
+`lax.conv_transpose`'s. The pooling layers (`MaxPool`, `SumPool`, `AvgPool`) are
 `lax.reduce_window`'s. The
 activations (`relu`, ...) are tf8.nn's and the initializers (`glorot_normal`, ...)
 tf8.nn.initializers', re-exported as JAX's stax re-exports jax.nn's.
@@ -33,6 +33,13 @@ from typing import Any
 
 import tf8.numpy as jnp  # noqa: F401 - JAX's stax exposes its numpy as `stax.jnp`
 import tf8.random as random
+from tf8.example_libraries._stax_conv import (
+    Conv,
+    Conv1DTranspose,
+    ConvTranspose,
+    GeneralConv,
+    GeneralConvTranspose,
+)
 from tf8.example_libraries._stax_layers import (
     BatchNorm,
     Dense,
@@ -72,6 +79,7 @@ from tf8.nn.initializers import glorot_normal, normal, ones, zeros
 
 __all__ = [
     "AvgPool", "MaxPool", "SumPool",
+    "Conv", "Conv1DTranspose", "ConvTranspose", "GeneralConv", "GeneralConvTranspose",
     "BatchNorm", "Dense", "Dropout", "Elu", "Exp", "FanInConcat", "FanInSum", "FanOut",
     "Flatten", "Gelu", "Identity", "LeakyRelu", "LogSoftmax", "Relu", "Selu", "Sigmoid",
     "Softmax", "Softplus", "Tanh", "elementwise", "elu", "gelu", "glorot", "glorot_normal",

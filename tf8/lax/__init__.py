@@ -9,6 +9,17 @@ from .approx import approx_max_k, approx_min_k
 from .arithmetic import pow, rem, round  # noqa: A004
 from .control import cond, fori_loop, map, scan, switch, while_loop
 from .control.solves import custom_linear_solve, custom_root
+from .conv_patches import conv_general_dilated_local, conv_general_dilated_patches
+from .conv_shapes import (
+    ConvDimensionNumbers,
+    ConvGeneralDilatedDimensionNumbers,
+    conv_dimension_numbers,
+    conv_general_permutations,
+    conv_general_shape_tuple,
+    conv_shape_tuple,
+    conv_transpose_shape_tuple,
+)
+from .convolution import conv, conv_general_dilated, conv_transpose, conv_with_general_padding
 from .dimension_numbers import GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers
 from .elementwise import (
     acosh,
