@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from tf8 import api
+from tf8 import api, jit_names
 from tf8.compiler import CompiledGraph
 from tf8.errors import DTypeError, TracingError, UnboundPlaceholder
 from tf8.graph import collector
@@ -35,7 +35,6 @@ from tf8.jit_arguments import (
     shape_dtype,
 )
 from tf8.jit_cache import Entry, Trace, caches_for, effects_only
-from tf8.jit_names import ArgumentNames, Explaining, named_placeholders, output_titles
 from tf8.lax import effects
 from tf8.lax.scopes import transform_scope
 from tf8.ops import switches
@@ -268,8 +267,8 @@ class Jitted:
                 "inside tf8.no_tracing()"
             )
         with transform_scope(symbolic=True), effects.scope() as scoped:
-            names = ArgumentNames(self._fun)  # titles: parameter names, pytree paths
-            inputs, in_order = named_placeholders(names, treedef, statics, avals)
+            names = jit_names.ArgumentNames(self._fun)  # titles: parameter names, pytree paths
+            inputs, in_order = jit_names.named_placeholders(names, treedef, statics, avals)
             dynamic = treedef.unflatten(inputs)
             args, kwargs = StaticArgs.rebuild(dynamic, statics) if statics else (dynamic, {})
             with self._traces.lock:
@@ -280,7 +279,7 @@ class Jitted:
             if direct is not None:
                 result = direct(frozenset([t.key for t in inputs]), *args, **kwargs)
             else:
-                with Explaining(self._fun, inputs):  # a ConcretizationError names f, its args
+                with jit_names.Explaining(self._fun, inputs):  # errors name f and its args
                     result = self._fun(*args, **kwargs)
             out_leaves, out_tree = tree_flatten(result)
             outputs = [self._output(leaf, i, out_tree) for i, leaf in enumerate(out_leaves)]
@@ -288,7 +287,7 @@ class Jitted:
         token = effects.pending(scoped)
         if not outputs and token is None:
             return Trace(None, None, out_tree, ())
-        out_names = output_titles(self._fun, names, out_tree) if outputs else None
+        out_names = jit_names.output_titles(self._fun, names, out_tree) if outputs else None
         try:
             compiled = api.default_compiler.compile_with_input_specs(
                 outputs or [token], [inputs[i] for i in in_order], True, out_names
@@ -318,9 +317,10 @@ class Jitted:
             constant._weak = type(leaf) in SCALARS  # a Python number stays weak, as in JAX
             return constant
         raise TracingError(
-            f"{self._name()} returned a value of type {type(leaf).__name__} ({leaf!r:.60}) as "
-            f"output leaf {index} of {out_tree}; a jitted function must return arrays, scalars or "
-            "TracedTensors (or pytrees of them)"
+            f"function {self._name()}{jit_names.defined_at(self._fun)} traced for jit returned a "
+            f"value of type {type(leaf).__name__} ({leaf!r:.60}) as output leaf {index} of "
+            f"{out_tree}; "
+            "a jitted function must return arrays, scalars or TracedTensors (or pytrees of them)"
         )
 
     def _placed(self, leaves: Sequence[Any]) -> str | None:

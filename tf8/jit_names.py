@@ -157,12 +157,17 @@ def _depends_on(key: Any, inputs: Sequence[Any]) -> list[str]:
     return sorted(found, key=list(titles.values()).index)
 
 
+def defined_at(fun: Callable[..., Any]) -> str:
+    """` at file:line` where `fun` (unwrapped) is defined, or "" (a builtin, a partial)."""
+    code = getattr(inspect.unwrap(fun), "__code__", None)
+    return f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+
+
 def explained(exc: Exception, fun: Callable[..., Any], inputs: Sequence[Any]) -> Exception:
     """`exc` (a ConcretizationError raised while jit traced `fun`) with JAX's context: the
     function, where it is defined, and the arguments the value depends on."""
-    code = getattr(inspect.unwrap(fun), "__code__", None)
     name = getattr(fun, "__name__", "the function")
-    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+    where = defined_at(fun)
     names = _depends_on(getattr(exc, "value_key", None), inputs)
     depends = (
         f" This value is not available in Python because it depends on the value of the "

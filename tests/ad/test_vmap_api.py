@@ -153,7 +153,7 @@ def test_batched_jacobians_are_one_program_whatever_the_size():
 
 
 def test_sizes_that_disagree():
-    sizes = r"(?s)argument 0 .*\(size 5\).*argument 1 .*\(size 3\)"
+    sizes = r"(?s)argument x .*\(size 5\).*argument y .*\(size 3\)"
     with pytest.raises(BatchSizeError, match=sizes):
         tf8.vmap(lambda x, y: x)(XS, np.ones(3))
     with pytest.raises(BatchSizeError, match="axis_size=4"):
@@ -161,7 +161,7 @@ def test_sizes_that_disagree():
 
 
 def test_axis_out_of_range():
-    with pytest.raises(BatchAxisError, match=r"in_axes 2 .*argument 0 of shape \(5, 4\)"):
+    with pytest.raises(BatchAxisError, match=r"in_axes 2 .*argument x of shape \(5, 4\)"):
         tf8.vmap(loss, in_axes=2)(XS)
     with pytest.raises(BatchAxisError, match="out_axes 3"):
         tf8.vmap(lambda x: x, out_axes=3)(XS)

@@ -82,7 +82,7 @@ ROWS = [
         "vmap-in-axes-out-of-range",
         lambda: tf8.vmap(ident, in_axes=2)(X),
         errors.BatchAxisError,
-        r"in_axes 2 is out of range for argument 0 of shape \(3,\)",
+        r"in_axes 2 is out of range for argument x of shape \(3,\)",
     ),
     (
         "vmap-in-axes-negative-out-of-range",

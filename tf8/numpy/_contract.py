@@ -52,11 +52,11 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
         _check_contracted("matmul", a, b, a.ndim - 1, 0 if b.ndim == 1 else b.ndim - 2)
         return apply1("dot_general", [a, b], contracting=((a.ndim - 1,), (0,)), batch=((), ()))
     vec_a, vec_b = a.ndim == 1, b.ndim == 1
+    _check_contracted("matmul", a, b, a.ndim - 1, 0 if vec_b else b.ndim - 2)  # as given
     if vec_a:
         a = expand_dims(a, 0)
     if vec_b:
         b = expand_dims(b, 1)
-    _check_contracted("matmul", a, b, a.ndim - 1, b.ndim - 2)
     batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a = broadcast_to(a, batch + a.shape[-2:])
     b = broadcast_to(b, batch + b.shape[-2:])

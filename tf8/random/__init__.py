@@ -5,6 +5,7 @@ tf8's primitives, so it runs eagerly, under `jit`, under `vmap` and inside `scan
 follow tf8 (float64, int64), as JAX does with x64 enabled.
 """
 
+from tf8.ops.tracebacks import api_boundary
 from tf8.random.basic import bernoulli, normal, randint, uniform
 from tf8.random.continuous import (
     cauchy,
@@ -87,3 +88,9 @@ __all__ = [
     "weibull_min",
     "wrap_key_data",
 ]
+
+# Each public function is an entry point of tf8's API: an error raised through it loses tf8's
+# frames from its traceback (tf8.ops.tracebacks).
+for _name in __all__:
+    globals()[_name] = api_boundary(globals()[_name])
+del _name

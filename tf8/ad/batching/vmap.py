@@ -9,6 +9,7 @@ are numpy arrays at top level on concrete inputs, TracedTensors inside another t
 
 from __future__ import annotations
 
+import inspect
 import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -80,7 +81,19 @@ class _Mapped:
         return f"{self.where} of shape {shape_str(self.value.shape)} mapped along axis {self.axis}"
 
 
-def _arguments(args: tuple, kwargs: dict, in_axes: AxisSpec, name: str) -> list[_Mapped]:
+def _parameters(fun: Callable) -> list[str]:
+    """`fun`'s positional parameter names (what messages call its arguments), or []."""
+    try:
+        parameters = inspect.signature(fun).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return [p.name for p in parameters if p.kind in kinds]
+
+
+def _arguments(
+    args: tuple, kwargs: dict, in_axes: AxisSpec, name: str, names: Sequence[str] = ()
+) -> list[_Mapped]:
     if isinstance(in_axes, tuple) and len(in_axes) != len(args):
         raise AxesSpecError(
             f"vmap({name}): in_axes has {len(in_axes)} entries but the function was called "
@@ -93,7 +106,8 @@ def _arguments(args: tuple, kwargs: dict, in_axes: AxisSpec, name: str) -> list[
         leaves = tree.tree_leaves(arg)
         axes = _per_leaf(spec, arg, f"in_axes[{i}]")
         for j, (leaf, axis) in enumerate(zip(leaves, axes)):
-            where = f"argument {i}" + (f" (leaf {j} of its pytree)" if len(leaves) > 1 else "")
+            where = f"argument {names[i] if i < len(names) else i}"
+            where += f" (leaf {j} of its pytree)" if len(leaves) > 1 else ""
             mapped.append(_Mapped(where, leaf, axis))
     for key in sorted(kwargs):  # keyword arguments map along axis 0, as in JAX
         for j, leaf in enumerate(tree.tree_leaves(kwargs[key])):
@@ -159,6 +173,7 @@ def vmap(
     _check_spec(in_axes, "in_axes")
     _check_spec(out_axes, "out_axes")
     name = getattr(fun, "__name__", "f")
+    names = _parameters(fun)
 
     @api_boundary
     def vmapped(*args: Any, **kwargs: Any) -> Any:
@@ -167,7 +182,7 @@ def vmap(
         return traced(args, kwargs)
 
     def traced(args: tuple, kwargs: dict) -> Any:
-        mapped = _arguments(args, kwargs, in_axes, name)
+        mapped = _arguments(args, kwargs, in_axes, name, names)
         size = _size(mapped, axis_size, name)
         batched = [m for m in mapped if m.axis is not None]
         examples = [_example_leaf(m.value, m.axis) for m in batched]
