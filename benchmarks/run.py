@@ -40,6 +40,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_engines",
     "benchmarks.workloads_random",
     "benchmarks.workloads_conv",
+    "benchmarks.workloads_convnet",
 )
 
 # Opt-in: run only when named with --only (too big or slow for the default run).

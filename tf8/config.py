@@ -195,7 +195,11 @@ class Config:
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_checked", set())
         for name in OPTIONS:
-            if name.endswith("_cache_size") or isinstance(OPTIONS[name].default, bool):  # now
+            if (
+                name.endswith("_cache_size")
+                or name == "jax_traceback_filtering"
+                or (isinstance(OPTIONS[name].default, bool))
+            ):  # now
                 getattr(self, name)
 
     def __getattr__(self, name: str) -> Any:

@@ -2,7 +2,10 @@
 its API (JAX's `jax_traceback_filtering`), and messages name the function, the argument and
 where the function is defined."""
 
+import importlib.util
 import os
+import subprocess
+import sys
 import traceback
 
 import numpy as np
@@ -80,3 +83,22 @@ def test_control_flow_messages_use_jaxs_words_and_name_the_functions():
     message = str(info.value)
     assert "false_fun is wide at" in message and "true_fun is <lambda> at" in message
     assert "the output of false_fun has type float64(2, 2)" in message
+
+
+@pytest.mark.parametrize("mode", ["auto", "off"])
+def test_in_ipython_an_eager_error_is_shown_without_tf8s_frames(mode):
+    if importlib.util.find_spec("IPython") is None:
+        pytest.skip("IPython (the notebooks extra) is not installed")
+    # A shell of its own, in its own process: importing IPython changes process state (jedi
+    # raises the recursion limit) that other tests read.
+    script = (
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "shell.run_cell('import tf8.numpy as tnp\\ntnp.ones((3, 4)) @ tnp.ones(3)')\n"
+    )
+    env = {**os.environ, "JAX_TRACEBACK_FILTERING": mode}
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
+    ).stdout
+    assert "ShapeError" in shown and "(3, 4) and (3,)" in shown
+    assert ("_contract.py" in shown) == (mode == "off"), shown

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-PROGRAMS = ["autodiff_tour", "controller", "training_loop"]
+PROGRAMS = ["autodiff_tour", "controller", "convnet", "training_loop"]
 
 if __name__ == "__main__":
     import jax

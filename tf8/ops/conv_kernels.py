@@ -2,24 +2,26 @@
 
 The operands are read in the canonical layouts (lhs `N, C, spatial...`, rhs `O, I,
 spatial...`; transposes are views), the lhs is dilated and padded into one zero-filled
-array, and the windows are a strided view of it (`sliding_window_view`, every
-`rhs_dilation`-th element of every `window_strides`-th window). That view is copied once
-into a matrix of patches and multiplied by the kernel as a matrix (one BLAS `gemm` per
-feature or batch group), in one of two layouts:
+array (on the folded path below, the patch copy writes the padding), and the windows are a
+strided view of it (`sliding_window_view`, every `rhs_dilation`-th element of every
+`window_strides`-th window). That view is copied once into a matrix of patches and
+multiplied by the kernel as a matrix (one BLAS `gemm` per feature or batch group), in one of
+two layouts:
 - `(C*K, S)` per example, when the output has more positions `S` than the window has
   elements `K` (a forward convolution): `(O, C*K) @ (C*K, S)`, landing in `N, O, S` order;
   with a unit stride along the first spatial axis (`_folded_products`) the window's first
   axis stays out of the copy: one product per offset along it, each reading rows of the
-  patches in place, a copy 1/K1 the size;
+  patches in place, a copy 1/K1 the size, which also writes the padding (no padded copy of
+  the lhs: 0.91x the time at the shapes below);
 - `(S, C*K)` otherwise (the gradient with respect to a kernel, whose "window" is the whole
   image): `(N*S, C*K) @ (C*K, O)`.
 Problems are cut along the batch so the patches stay in cache (`PATCH_ELEMENTS`).
 
 Measured at ResNet-like shapes (lhs (16, 64, 32, 32), rhs (64, 64, 3, 3), 'SAME', float64,
 one BLAS thread, against jax.jit on one XLA thread, alternating runs on a shared 2-core
-machine): the forward 1.4-1.8x JAX's time (the BLAS products alone take 1.05x; the rest is
-the patch copy, the padding and the sums over the folded axis), the gradient in both
-operands 0.85-1.05x.
+machine): the forward 1.1-1.2x JAX's time (the BLAS products alone take about JAX's time;
+the rest is the patch copy and the sums over the folded axis), the gradient in both operands
+0.8-0.9x.
 """
 
 from __future__ import annotations
@@ -80,21 +82,27 @@ def convolve(
     if dtype == np.float16:  # accumulate in float32, as XLA does
         lhs, rhs = lhs.astype(np.float32), rhs.astype(np.float32)
     lhs_spec, rhs_spec, out_spec = (tuple(s) for s in dimension_numbers)
-    x = dilate_and_pad(lhs.transpose(lhs_spec), lhs_dilation, padding)
-    w = rhs.transpose(rhs_spec)
+    x, w = lhs.transpose(lhs_spec), rhs.transpose(rhs_spec)
     groups = feature_group_count * batch_group_count
     n, c = x.shape[0] // batch_group_count, x.shape[1] // feature_group_count
     o, kernel = w.shape[0], w.shape[2:]
     window = [dilate_dim(k, d) for k, d in zip(kernel, rhs_dilation)]
-    out_spatial = [max(0, (p - k) // s + 1) for p, k, s in zip(x.shape[2:], window, window_strides)]
+    grown = [
+        max(0, lo + dilate_dim(size, d) + hi)
+        for size, d, (lo, hi) in zip(x.shape[2:], lhs_dilation, padding)
+    ]
+    out_spatial = [max(0, (p - k) // s + 1) for p, k, s in zip(grown, window, window_strides)]
     if not (math.prod(out_spatial) and n and o and c and math.prod(kernel)):
         out = np.zeros((n, o, *out_spatial), x.dtype)  # no product, or an empty sum
     else:
         out = np.empty((n, o, *out_spatial), x.dtype)
         folds = window_strides[0] == 1 and kernel[0] > 1
         if folds and math.prod(out_spatial) >= math.prod(kernel):
-            _folded_products(x, w, window_strides, rhs_dilation, groups, batch_group_count, out)
+            if any(d != 1 for d in lhs_dilation) or any(min(p) < 0 for p in padding):
+                x, padding = dilate_and_pad(x, lhs_dilation, padding), ((0, 0),) * len(kernel)
+            _folded_products(x, padding, w, window_strides, rhs_dilation, groups, out)
         else:
+            x = dilate_and_pad(x, lhs_dilation, padding)
             _products(x, w, window, window_strides, rhs_dilation, groups, batch_group_count, out)
     out = out.astype(dtype, copy=False)
     if out_spec == tuple(range(out.ndim)):
@@ -152,11 +160,11 @@ def _products(
 
 def _folded_products(
     x: np.ndarray,
+    padding: Pairs,
     w: np.ndarray,
     strides: Sequence[int],
     rhs_dilation: Sequence[int],
     groups: int,
-    batch_groups: int,
     out: np.ndarray,
 ) -> None:
     """`_products` with the window's first axis left out of the patches, for a unit stride
@@ -165,33 +173,44 @@ def _folded_products(
     window's first axis the rows `k*d ... k*d + rows` of them are a plain strided matrix
     (no copy), multiplied by the kernel's slice k and summed. The copy is 1/K1 of im2col's:
     1.05-1.2x faster at the ResNet-like shapes (3 products of 192 contracted features instead
-    of one of 576)."""
+    of one of 576). The (non-negative) `padding` of `x` is written by the copy itself: zeros
+    where a window offset reads outside `x`, saving a padded copy of the operand."""
     n, o = out.shape[:2]
-    rank = x.ndim - 2
-    rows, kernel = out.shape[2], w.shape[2:]
+    batch_groups = x.shape[0] // n
+    rows, kernel, others_shape = out.shape[2], w.shape[2:], out.shape[3:]
     c = x.shape[1] // (groups // batch_groups)
-    rest = tuple(range(3, 2 + rank))  # the other spatial axes
-    windows = sliding_window_view(
-        x, [(k - 1) * d + 1 for k, d in zip(kernel[1:], rhs_dilation[1:])], axis=rest
-    )  # N, C, P1, positions..., window...
-    step = (slice(None),) * 3 + tuple(slice(None, None, s) for s in strides[1:])
-    windows = windows[step + tuple(slice(None, None, d) for d in rhs_dilation[1:])]
-    others = math.prod(out.shape[3:])  # S'
-    folded = math.prod(kernel[1:])  # K'
-    padded_rows = x.shape[2]
-    windows = windows.reshape(batch_groups, n, groups // batch_groups, c, *windows.shape[2:])
+    others, folded = math.prod(others_shape), math.prod(kernel[1:])  # S', K'
+    (top, bottom), size = padding[0], x.shape[2]
+    padded_rows = top + size + bottom
+    # per offset along the other window axes: where it lands in the patches, whence it comes
+    copies = []
+    for offset in np.ndindex(*kernel[1:]):
+        spans = [
+            _inside(*args)
+            for args in zip(
+                x.shape[3:], others_shape, strides[1:], offset, rhs_dilation[1:], padding[1:]
+            )
+        ]
+        if all(spans):
+            copies.append((offset, [to for to, _ in spans], [whence for _, whence in spans]))
+    x = x.reshape(batch_groups, n, groups // batch_groups, c, *x.shape[2:])
     # kernel slices: (K1, groups, 1, O/g, c*K')
     kernels = np.ascontiguousarray(
         np.moveaxis(w.reshape(groups, o // groups, c, *kernel), 3, 0)
     ).reshape(kernel[0], groups, 1, o // groups, c * folded)
     result = out.reshape(n, groups, o // groups, rows * others)
     block = max(1, FOLDED_ELEMENTS // max(groups * c * folded * padded_rows * others, 1))
+    every = (slice(None),) * 4
     for start in range(0, n, block):
-        part = windows[:, start : start + block]
+        part = x[:, start : start + block]
         m = part.shape[1]
+        part = part.transpose(0, 2, 1, *range(3, part.ndim))  # B, G, m, c, spatial...
         # B, G, m, c, window..., P1, positions...
-        axes = (0, 2, 1, 3, *range(5 + len(rest), 5 + 2 * len(rest)), 4, *range(5, 5 + len(rest)))
-        patches = np.ascontiguousarray(part.transpose(axes))
+        patches = np.zeros((*part.shape[:4], *kernel[1:], padded_rows, *others_shape), x.dtype)
+        for offset, to, whence in copies:
+            patches[(*every, *offset, slice(top, top + size), *to)] = part[
+                (*every, slice(None), *whence)
+            ]
         patches = patches.reshape(groups, m, c * folded, padded_rows * others)
         target = result[start : start + m].transpose(1, 0, 2, 3)  # groups, m, O/g, S
         scratch = np.empty(target.shape, target.dtype)
@@ -201,3 +220,18 @@ def _folded_products(
             np.matmul(kernels[k], rows_k, out=target if k == 0 else scratch)
             if k:
                 target += scratch
+
+
+def _inside(
+    size: int, positions: int, stride: int, offset: int, dilation: int, pad: tuple[int, int]
+) -> tuple[slice, slice] | None:
+    """Along one axis, the output positions whose window element `offset` falls inside the
+    operand (of `size`, padded by `pad` in front), and the operand elements they read; None
+    when there are none."""
+    shift = offset * dilation - pad[0]  # position s reads element s * stride + shift
+    first = max(0, -(shift // stride))
+    last = min(positions - 1, (size - 1 - shift) // stride)
+    if last < first:
+        return None
+    begin = first * stride + shift
+    return slice(first, last + 1), slice(begin, begin + (last - first) * stride + 1, stride)

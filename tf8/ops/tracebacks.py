@@ -6,7 +6,8 @@ traced by `jit`, a scan body) stay, so the last frame shown is the user's line t
 JAX's option `jax_traceback_filtering` (`JAX_TRACEBACK_FILTERING`) switches it: "off" keeps
 every frame; "auto" (the default), "remove_frames" and "quiet_remove_frames" remove tf8's
 ("quiet_..." without the note). An uncaught exception raised inside tf8 elsewhere (an eager
-op) is shown the same way by `sys.excepthook` when Python's own hook is in place.
+op) is shown the same way, by `sys.excepthook` when Python's own hook is in place, and in
+IPython/Jupyter by a handler for tf8's errors.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import types
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from tf8.errors import Tf8Error
 from tf8.ops import switches
 
 __all__ = ["api_boundary", "hide_internal_frames", "install_excepthook"]
@@ -87,8 +89,18 @@ def _excepthook(kind: type, exc: BaseException, tb: types.TracebackType | None) 
     sys.__excepthook__(kind, exc, tb)
 
 
+def _ipython_handler(shell: Any, kind: type, exc: BaseException, tb: Any, tb_offset=None) -> Any:
+    hide_internal_frames(exc)
+    return shell.showtraceback((kind, exc, exc.__traceback__), tb_offset=tb_offset)
+
+
 def install_excepthook() -> None:
-    """Show uncaught exceptions without tf8's frames, when Python's own hook is in place (a
-    hook someone else installed is left alone)."""
+    """Show uncaught exceptions without tf8's frames: through `sys.excepthook` when Python's
+    own hook is in place (a hook someone else installed is left alone), and in IPython or
+    Jupyter, where that hook is not used, for tf8's own errors (`tf8.errors.Tf8Error`)."""
     if sys.excepthook is sys.__excepthook__:
         sys.excepthook = _excepthook
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython is not None else None
+    if shell is not None and hasattr(shell, "set_custom_exc"):
+        shell.set_custom_exc((Tf8Error,), _ipython_handler)
