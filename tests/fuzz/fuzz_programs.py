@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from fuzz_windows import window_step
 
 import tf8
 import tf8.numpy as tnp
@@ -158,8 +159,8 @@ def _float_step(b: Builder) -> None:
     rng = b.rng
     kind = rng.choice(
         ["unary", "binary", "step", "reduce", "cumsum", "struct", "einsum", "fft", "sort",
-         "linalg", "cond", "scan", "while"],
-        p=[0.22, 0.22, 0.08, 0.1, 0.04, 0.1, 0.05, 0.04, 0.03, 0.04, 0.03, 0.03, 0.02],
+         "linalg", "cond", "scan", "while", "window"],
+        p=[0.2, 0.21, 0.08, 0.1, 0.04, 0.1, 0.05, 0.04, 0.03, 0.04, 0.03, 0.03, 0.02, 0.03],
     )  # fmt: skip
     if b.differentiable and kind == "step":
         kind = "unary"
@@ -244,6 +245,8 @@ def _float_step(b: Builder) -> None:
         )
     elif kind == "scan" and x.shape:
         b.add("scan", lambda v: _scan(v[i]), x.shape, False)
+    elif kind == "window":
+        window_step(b, x)
     elif kind == "while":
         b.program.forward_only = True  # while_loop differentiates in forward mode only (JAX)
         b.add("while_loop", lambda v: _while(v[i]), x.shape, x.exact)

@@ -176,3 +176,19 @@ def test_adjoint_steps_as_jax_at_loose_tolerance():
     y0_bar, w_bar = pullback(np.full(out.shape, 0.25))
     np.testing.assert_allclose(y0_bar, [-0.7904648242468844, 0.6880605565784634], rtol=1e-12)
     np.testing.assert_allclose(w_bar, -1.0414816474503623, rtol=1e-12)
+
+
+def test_second_reverse_derivative_differentiates_the_adjoint():
+    """grad(grad(.)) runs the adjoint of the adjoint: y = y0 exp(-k t), so the second
+    derivatives of sum(w * y) in k, and in k then y0, have closed forms."""
+    ts = np.linspace(0.0, 2.0, 5)
+    w = np.array([0.5, -1.0, 2.0, 0.3, 1.0])
+
+    def loss(y0, k):
+        return (odeint(decay, y0, ts, k, rtol=1e-10, atol=1e-10) * w).sum()
+
+    y0, k = 1.5, 0.7
+    d_kk = tf8.grad(tf8.grad(loss, 1), 1)(y0, k)
+    d_k_y0 = tf8.grad(tf8.grad(loss, 1), 0)(y0, k)
+    np.testing.assert_allclose(d_kk, (w * y0 * ts**2 * np.exp(-k * ts)).sum(), rtol=1e-7)
+    np.testing.assert_allclose(d_k_y0, -(w * ts * np.exp(-k * ts)).sum(), rtol=1e-7)

@@ -2,9 +2,9 @@
 
 A custom-rule function is traced as usual on stop-gradient'ed inputs (so its own ops carry no
 tangents), and its outputs pass through a marker op whose JVP rule is the user's rule. For
-custom_vjp the marker's tangent is an opaque linear op whose transpose calls `bwd`. Under
-vmap a marker batches with the user's rule functions themselves vmapped (they are
-per-example).
+custom_vjp the marker's tangent is an opaque linear op whose transpose calls `bwd`
+(tf8.ad.custom_linear). Under vmap a marker batches with the user's rule functions themselves
+vmapped (they are per-example).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tf8 import tree
-from tf8.errors import DifferentiationError, NoBatchingRule, TreeStructureError
+from tf8.errors import DifferentiationError, TreeStructureError
 from tf8.lax.builders import materialize, reduce_sum
 from tf8.lax.core import apply
 from tf8.lax.stop import StopGradient, stop_gradient  # noqa: F401 - tf8.ad's names too
@@ -25,7 +25,7 @@ from tf8.ops.primitive import Aval
 from .arguments import as_traced, check_callable
 from .batching.core import at_front, batch_size, moveaxis
 from .batching.vmap import vmap
-from .tracing import shapes_match
+from .custom_linear import tangent_map
 from .transforms import jvp
 
 
@@ -279,60 +279,6 @@ class custom_jvp:  # noqa: N801 - JAX's name
         return _call_with_marker(self, _JvpMarker, args, kwargs)
 
 
-class _VjpCall:
-    """One custom_vjp call's residuals (hashed by identity: each call is its own op)."""
-
-    def __init__(
-        self, site: _CallSite, residuals: Any, out_avals: tuple[Aval, ...], out_tree: Any
-    ) -> None:
-        self.site, self.residuals, self.out_avals = site, residuals, out_avals
-        self.out_tree = out_tree
-
-    def __repr__(self) -> str:
-        return f"<custom_vjp call of {self.site.__name__}>"
-
-
-class _VjpLinear(ExtensionOp):
-    """The tangent map of a custom_vjp call: opaque, linear; its transpose is `bwd`."""
-
-    family = "tf8.ad.v1"
-    name = "custom_vjp_linear"
-    per_call = True  # holds the call's residuals (see _Marker)
-
-    def infer(self, avals: Sequence[Aval], guards: list) -> tuple[Aval, ...]:
-        return self.payload[0].out_avals
-
-    def kernel(self, op: ExtensionOp, *arrays: Any) -> Any:
-        raise DifferentiationError(
-            "forward mode (jvp) of a custom_vjp function is not supported; use custom_jvp"
-        )
-
-    def transpose(self, op, operands, linear, ct):
-        call = self.payload[0]
-        cts = ct if isinstance(ct, (list, tuple)) else [ct]
-        cts = [materialize(c, aval) for c, aval in zip(cts, call.out_avals)]
-        out_ct = tree.tree_unflatten(call.out_tree, cts)
-        leaves = call.site.bwd(call.residuals, out_ct)
-        out = []
-        for leaf, x in zip(leaves, operands):
-            if leaf is None:
-                out.append(None)
-                continue
-            leaf = as_traced(leaf)
-            if not shapes_match(leaf.shape, x.shape):
-                raise TreeStructureError(
-                    f"custom_vjp bwd cotangent shape {leaf.shape} != argument shape {x.shape}"
-                )
-            out.append(leaf)
-        return out
-
-    def batch(self, op: ExtensionOp, args, dims):
-        raise NoBatchingRule(
-            "vmap of the forward-mode (linearised) map of a custom_vjp function is not "
-            "supported; vmap the function, or its vjp, instead"
-        )
-
-
 class _VjpMarker(_Marker):
     name = "custom_vjp_call"
 
@@ -341,11 +287,8 @@ class _VjpMarker(_Marker):
         fwd_out = site.fwd(*xs)
         if not (isinstance(fwd_out, tuple) and len(fwd_out) == 2):
             raise DifferentiationError("custom_vjp fwd must return (output, residuals)")
-        _, residuals = fwd_out
         out_avals = tuple(o.aval for o in outputs)
-        call = _VjpCall(site, residuals, out_avals, self.payload[1])
-        linear = _VjpLinear((call,), len(ts), self.output_count)
-        return apply(linear, ts)
+        return tangent_map(site, fwd_out[1], ts, out_avals, self.payload[1])
 
     def forward_under_reverse(self, op, primals, outputs, tangents):
         """The outputs' tangents when a reverse transform inside this forward one also

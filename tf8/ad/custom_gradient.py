@@ -47,11 +47,14 @@ def custom_gradient(fun: Callable[..., tuple[Any, Callable[..., Any]]]) -> Calla
                 f"custom_gradient: {_name(fun)} must return (value, vjp function), got "
                 f"{type(result).__name__}"
             )
-        return result[0], (result[1], len(args))
+        # As JAX's: the rule closure-converted, so the arrays it reads are residuals, which
+        # a loop body stacks for its transposed body and a second derivative differentiates
+        rule, consts = closure_convert(result[1], result[0])
+        return result[0], (rule, consts, len(args))
 
-    def bwd(residuals: tuple[Callable[..., Any], int], g: Any) -> tuple[Any, ...]:
-        rule, count = residuals
-        cts = rule(g)
+    def bwd(residuals: tuple[Callable[..., Any], list, int], g: Any) -> tuple[Any, ...]:
+        rule, consts, count = residuals
+        cts = rule(g, *consts)
         if not isinstance(cts, (tuple, list)):
             if count != 1:
                 raise DifferentiationError(

@@ -170,7 +170,10 @@ def _solver(func: FlatFunc, rtol: float, atol: float, mxstep: float, hmax: float
     solve = custom_vjp(forward)
 
     def solve_fwd(y0: TracedTensor, ts: TracedTensor, *args: TracedTensor) -> tuple:
-        ys = forward(y0, ts, *args)
+        # `solve`, not `forward` (as JAX's odeint): a reverse pass over the backward pass
+        # (vjp of vjp) then differentiates the residual ys by the adjoint too, not through
+        # the integrator's while_loop
+        ys = solve(y0, ts, *args)
         return ys, (ys, ts, args)
 
     def solve_bwd(residuals: tuple, g: TracedTensor) -> tuple:
