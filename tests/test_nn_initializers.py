@@ -392,6 +392,26 @@ def test_complex_draws_equal_jax():
     np.testing.assert_allclose(np.asarray(truncated), expected, rtol=1e-7)
 
 
+def test_complex_orthogonal_draws_equal_jax():
+    """orthogonal of a complex dtype: the Q of a complex normal matrix's QR, its columns'
+    phases fixed by R's diagonal (numbers recorded from JAX 0.10.2, x64), under jit too; and
+    random.normal's complex draws beneath it."""
+    key = np.array([0, 7], np.uint32)
+    expected = [
+        [0.832068 + 0.339187j, -0.341125 + 0.276134j],
+        [-0.390214 - 0.20087j, -0.745547 + 0.501542j],
+    ]
+    draw = lambda k: I.orthogonal()(k, (2, 2), "complex64")  # noqa: E731
+    for q in (draw(key), tf8.jit(draw)(key)):
+        assert np.asarray(q).dtype == np.complex64
+        np.testing.assert_allclose(np.asarray(q), expected, rtol=2e-6, atol=1e-6)
+    tall = np.asarray(I.orthogonal()(key, (3, 2), "complex128"))
+    np.testing.assert_allclose(tall.conj().T @ tall, np.eye(2), atol=1e-12)
+    normal = random.normal(key, (3,), "complex64")
+    expected = [0.78775 + 0.321121j, 0.100148 + 0.664088j, -0.369431 - 0.190172j]
+    np.testing.assert_allclose(np.asarray(normal), expected, rtol=2e-6, atol=1e-6)
+
+
 def test_empty_fans_and_constant_dtype():
     """A zero fan: JAX raises ZeroDivisionError, tf8 names the shape; constant: strong dtype."""
     with pytest.raises(ShapeError, match=r"\(0, 3\)"):

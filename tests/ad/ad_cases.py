@@ -271,6 +271,8 @@ DIFFERENTIABLE: dict[str, AdCase] = {
     "betainc": AdCase(constant_operands=(0, 1)),
     "bessel_i0e": AdCase(each(away_from_zero)),  # a kink at 0
     "bessel_i1e": _SMOOTH,
+    "xlogy": AdCase(each(None, positive)),
+    "xlog1py": AdCase(each(None, _real_map(lambda r: np.abs(r) - 0.5))),  # 1 + y off the cut
     # contraction, reductions
     "dot_general": _SMOOTH,
     "conv_general_dilated": _SMOOTH,

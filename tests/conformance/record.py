@@ -43,6 +43,8 @@ from conformance.spec import Static, function, thaw  # noqa: E402
 def _kind(arg: Any) -> str:
     if isinstance(arg, Static):
         return "static"
+    if isinstance(arg, np.generic):  # a numpy scalar (np.float64 is a float too): a 0-d array
+        return "array"
     for kind in (bool, int, float, complex):
         if isinstance(arg, kind):
             return kind.__name__
@@ -58,7 +60,7 @@ def _encode(arg: Any, packer: Packer) -> Any:
 def _decode(arg: Any) -> Any:
     if isinstance(arg, Static):
         return arg.value
-    return jnp.asarray(arg) if isinstance(arg, np.ndarray) else arg
+    return jnp.asarray(arg) if isinstance(arg, (np.ndarray, np.generic)) else arg
 
 
 def record_case(case: Any, packer: Packer) -> dict[str, Any]:

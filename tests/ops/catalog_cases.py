@@ -894,6 +894,8 @@ GENERATORS: dict[str, Generator] = {
     ),
     "bessel_i0e": unary(scipy.special.i0e),
     "bessel_i1e": unary(scipy.special.i1e),
+    "xlogy": binary(scipy.special.xlogy),
+    "xlog1py": binary(scipy.special.xlog1py),
     "logistic": unary(_logistic),
     "floor": unary(np.floor),
     "ceil": unary(np.ceil),
@@ -977,6 +979,8 @@ SCIPY_ROWS = (
     "bessel_i1e",
     "erfc",
     "logistic",
+    "xlogy",
+    "xlog1py",
 )
 GENERATORS.update({name: _rounded_to_float16(GENERATORS[name]) for name in SCIPY_ROWS})
 GENERATORS.update(window_generators(Case))  # the windowed reductions (window_cases.py)

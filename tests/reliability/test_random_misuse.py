@@ -61,7 +61,7 @@ ROWS = [
         "normal-int-dtype",
         lambda: tr.normal(K, (2,), dtype="int32"),
         errors.DTypeError,
-        "normal: dtype must be a float dtype",
+        "normal: dtype must be a float or complex dtype.*got int32",
     ),
     (
         "uniform-minval-does-not-broadcast",

@@ -89,23 +89,13 @@ def normal(stddev: Any = 1e-2, dtype: Any = None) -> Initializer:
 
     def init(key: Any, shape: Sequence[int], dtype: Any = dtype) -> TracedTensor:
         dtype = _dtype(dtype)
-        return tnp.multiply(_normal(key, shape, dtype), tnp.asarray(stddev, dtype))
+        return tnp.multiply(random.normal(key, shape, dtype), tnp.asarray(stddev, dtype))
 
     return init
 
 
 def _real(dtype: np.dtype) -> np.dtype:
     return np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
-
-
-def _normal(key: Any, shape: Sequence[int], dtype: np.dtype) -> TracedTensor:
-    """Standard normals; complex ones (variance 1) as JAX's random.normal draws them: real
-    and imaginary parts from the two halves of split(key), each divided by sqrt(2)."""
-    if dtype.kind != "c":
-        return random.normal(key, shape, dtype)
-    key_re, key_im = random.split(key)
-    re, im = (tnp.astype(random.normal(k, shape, _real(dtype)), dtype) for k in (key_re, key_im))
-    return tnp.divide(re + 1j * im, tnp.asarray(np.sqrt(2), dtype))
 
 
 def _complex_polar(key: Any, shape: Sequence[int], dtype: np.dtype, radius: Any) -> TracedTensor:
@@ -203,7 +193,7 @@ def variance_scaling(
             stddev = tnp.divide(tnp.sqrt(variance), tnp.asarray(_TRUNCATED_STDDEV, dtype))
             return tnp.multiply(random.truncated_normal(key, -2, 2, shape, dtype), stddev)
         if distribution == "normal":
-            return tnp.multiply(_normal(key, shape, dtype), tnp.sqrt(variance))
+            return tnp.multiply(random.normal(key, shape, dtype), tnp.sqrt(variance))
         if complex_:  # uniform in the disk of variance 1
             return _complex_polar(key, shape, dtype, lambda u: tnp.sqrt(2 * u)) * tnp.sqrt(variance)
         draws = random.uniform(key, shape, dtype, -1)

@@ -274,6 +274,22 @@ def inexact(x: ArrayLike) -> TracedTensor:
     return converted
 
 
+_NARROW_FLOATS = (np.dtype(np.float16), np.dtype(np.float32))
+
+
+def in_float64(fn: Any, *xs: TracedTensor) -> TracedTensor:
+    """`fn(*xs)` (operands of one inexact dtype) with float16/float32 operands widened to
+    float64 and the result rounded back, as scipy's float32 kernels compute: a cancellation
+    inside `fn`, or inside its derivatives (which follow the float64 ops), then costs float64's
+    digits, not float32's. Other dtypes (and float32 with x64 off) are computed as they are."""
+    narrow, wide = xs[0].dtype, dt.canonical_dtype(np.dtype(np.float64))
+    if narrow not in _NARROW_FLOATS or wide == narrow:
+        return fn(*xs)
+    out = astype(fn(*[astype(x, wide) for x in xs]), narrow)
+    out._weak = all(x._weak for x in xs)
+    return out
+
+
 def full_of(value: Any, shape: Sequence[Dim], dtype: Any) -> TracedTensor:
     """A tensor of `shape` filled with the Python scalar `value` (a broadcast constant)."""
     return broadcast_to(constant(np.asarray(value, dtype=dt.as_dtype(dtype))), shape)

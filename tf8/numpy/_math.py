@@ -39,6 +39,7 @@ from ._core import (
     astype,
     broadcast_arrays,
     elementwise,
+    in_float64,
     inexact,
     promote,
 )
@@ -138,8 +139,12 @@ radians, degrees = deg2rad, rad2deg
 
 def sinc(x: ArrayLike) -> TracedTensor:
     """sin(pi x) / (pi x); at 0 its Maclaurin polynomial 1 - (pi x)²/6 + (pi x)⁴/120, whose
-    value is 1 and whose derivatives are sinc's (JAX's: 0, -pi²/3, ...)."""
-    x = inexact(x)
+    value is 1 and whose derivatives are sinc's (JAX's: 0, -pi²/3, ...). float16 and float32
+    in float64 (`in_float64`): the derivative (cos(pi x) - sinc(x)) / x cancels near 0."""
+    return in_float64(_sinc, inexact(x))
+
+
+def _sinc(x: TracedTensor) -> TracedTensor:
     zero = equal(x, 0)
     y = multiply(math.pi, where(zero, 1, x))
     t2 = multiply(multiply(math.pi, x), multiply(math.pi, x))

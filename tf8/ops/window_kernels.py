@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from tf8.ops import extrema
+
 Pairs = Sequence[tuple[int, int]]
 
 
@@ -168,7 +170,8 @@ def _reduce_axis(p: np.ndarray, axis: int, op: Any, size: int, ufunc: np.ufunc) 
 
 def reduce_window(op: Any, x: np.ndarray, ufunc: np.ufunc, kind: str) -> np.ndarray:
     """`ufunc` (np.add, np.maximum, np.minimum) over every window of `x`, one axis at a time;
-    padding and holes hold `kind`'s identity. The result keeps `x`'s dtype."""
+    padding and holes hold `kind`'s identity. The result keeps `x`'s dtype; a max's (min's)
+    zeros are signed as XLA's (`tf8.ops.extrema`: +0 where a window holds one)."""
     out_shape = output_shape(op, x.shape)
     fill = identity(x.dtype, kind)
     if 0 in out_shape:
@@ -177,7 +180,13 @@ def reduce_window(op: Any, x: np.ndarray, ufunc: np.ufunc, kind: str) -> np.ndar
     for axis in reversed(range(x.ndim)):
         if p.shape[axis] != out_shape[axis] or op["window_dimensions"][axis] != 1:
             p = _reduce_axis(p, axis, op, out_shape[axis], ufunc)
-    return _fresh(p, x)
+    out = _fresh(p, x)
+    if kind == "sum":
+        return out
+    wins = kind == "max"
+    return extrema.mend_zeros(
+        out, wins, lambda: reduce_window(op, extrema.winners(x, wins), np.maximum, "max"), x.dtype
+    )
 
 
 # --- choosing one element per window ----------------------------------------------------------

@@ -27,6 +27,15 @@ def _float_dtype(name: str, dtype: Any) -> np.dtype:
     return dtype
 
 
+def _inexact_dtype(name: str, dtype: Any) -> np.dtype:
+    """A float or complex dtype (normal's and orthogonal's, as JAX's)."""
+    dtype = dt.requested_dtype(dtype, name)
+    if dtype not in dt.INEXACT:
+        names = " or ".join(str(f) for f in dt.INEXACT)
+        raise DTypeError(f"{name}: dtype must be a float or complex dtype ({names}), got {dtype}")
+    return dtype
+
+
 def _start(name: str, key: Any, dtype: Any) -> tuple[TracedTensor, np.dtype]:
     """The checked key and float dtype (tf8's float64 by default) of a sampler `name`."""
     return _check_key(name, key), _float_dtype(name, float if dtype is None else dtype)
@@ -101,9 +110,19 @@ def _one_to_two(keys: TracedTensor, shape: Shape, dtype: np.dtype) -> TracedTens
 
 
 def normal(key: Any, shape: Shape = (), dtype: Any = float) -> TracedTensor:
-    """Standard normal floats: sqrt(2) * erf_inv(u) for u uniform in (-1, 1)."""
+    """Standard normals: sqrt(2) * erf_inv(u) for u uniform in (-1, 1); complex ones as
+    `_complex_normal` draws them."""
     key = _check_key("normal", key)
-    return _normal(key, _shape(shape), _float_dtype("normal", dtype))
+    dtype = _inexact_dtype("normal", dtype)
+    return (_complex_normal if dtype.kind == "c" else _normal)(key, _shape(shape), dtype)
+
+
+def _complex_normal(key: TracedTensor, shape: Shape, dtype: np.dtype) -> TracedTensor:
+    """Complex standard normals (variance 1) as JAX draws them: the real and imaginary parts
+    from the two halves of split(key), each divided by sqrt(2)."""
+    real = dt.real_dtype(dtype)
+    re, im = (tnp.astype(_normal(k, shape, real), dtype) for k in _split(key, 2))
+    return tnp.divide(re + 1j * im, tnp.asarray(np.sqrt(2), dtype))
 
 
 def _normal(keys: TracedTensor, shape: Shape, dtype: np.dtype) -> TracedTensor:

@@ -12,7 +12,13 @@ import tf8.numpy as tnp
 from tf8 import lax
 from tf8.errors import ParameterError, ShapeError
 from tf8.ops import dtypes as dt
-from tf8.random.basic import _float_dtype, _normal, _param_shape, _start
+from tf8.random.basic import (
+    _complex_normal,
+    _float_dtype,
+    _inexact_dtype,
+    _normal,
+    _param_shape,
+)
 from tf8.random.keys import Shape, _check_key, _shape
 from tf8.traced import TracedTensor
 
@@ -72,10 +78,13 @@ def orthogonal(
     key: Any, n: int, shape: Shape = (), dtype: Any = None, m: int | None = None
 ) -> TracedTensor:
     """Uniform draws from O(n), shape (*shape, n, m) (semi-orthogonal when m != n): the Q of
-    a Gaussian matrix's QR, its columns' signs fixed by R's diagonal."""
-    key, dtype = _start("orthogonal", key, dtype)
+    a Gaussian matrix's QR, its columns' signs fixed by R's diagonal; for a complex dtype,
+    from U(n), the phases fixed by R's diagonal (as JAX's)."""
+    key = _check_key("orthogonal", key)
+    dtype = _inexact_dtype("orthogonal", float if dtype is None else dtype)
     n, m = int(n), int(n if m is None else m)
-    z = _normal(key, (*_shape(shape), max(n, m), min(n, m)), dtype)
+    draw = _complex_normal if dtype.kind == "c" else _normal
+    z = draw(key, (*_shape(shape), max(n, m), min(n, m)), dtype)
     q, r = tnp.linalg.qr(z)
     signs = tnp.sign(tnp.diagonal(r, axis1=-2, axis2=-1))
     x = tnp.multiply(q, tnp.expand_dims(signs, -2))

@@ -14,7 +14,7 @@ import numpy as np
 import tf8.numpy as tnp
 from tf8 import lax
 from tf8.errors import DTypeError, ParameterError, UnsupportedOperationError
-from tf8.numpy._core import inexact, promote
+from tf8.numpy._core import in_float64, inexact, promote
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
 
@@ -154,8 +154,12 @@ def beta(a: Any, b: Any) -> TracedTensor:
 
 
 def poch(z: Any, m: Any) -> TracedTensor:
-    """The rising factorial Γ(z + m) / Γ(z) (1 at m = 0)."""
-    z, m = args_inexact("poch", z, m, complex_ok=False)
+    """The rising factorial Γ(z + m) / Γ(z) (1 at m = 0); float16 and float32 in float64
+    (`in_float64`: its derivatives cancel, Γ(z + m)'s against Γ(z)'s)."""
+    return in_float64(_poch, *args_inexact("poch", z, m, complex_ok=False))
+
+
+def _poch(z: TracedTensor, m: TracedTensor) -> TracedTensor:
     return tnp.where(m == 0.0, const(z, 1.0), gamma(z + m) / gamma(z))
 
 

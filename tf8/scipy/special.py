@@ -20,6 +20,8 @@ import numpy as np
 import tf8.numpy as tnp
 from tf8 import lax
 from tf8.errors import DTypeError, ParameterError
+from tf8.lax.core import apply1
+from tf8.numpy._core import in_float64
 from tf8.scipy import _logsumexp
 from tf8.scipy._gamma import (
     args_inexact,
@@ -187,17 +189,14 @@ def logit(x: Any) -> TracedTensor:
 
 
 def xlogy(x: Any, y: Any) -> TracedTensor:
-    """x · log(y), 0 where x is 0 unless y is NaN, with derivatives that stay finite there."""
-    x, y = tnp.broadcast_arrays(*args_inexact("xlogy", x, y))
-    zero = (x == 0) & ~tnp.isnan(y)
-    return tnp.where(zero, 0.0, x * tnp.log(tnp.where(zero, 1.0, y)))
+    """x · log(y), 0 where x is 0 unless y is NaN; derivatives log(y) and x / y (JAX's rule,
+    at x = 0 too)."""
+    return apply1("xlogy", tnp.broadcast_arrays(*args_inexact("xlogy", x, y)))
 
 
 def xlog1py(x: Any, y: Any) -> TracedTensor:
-    """x · log1p(y), 0 where x is 0 unless y is NaN."""
-    x, y = tnp.broadcast_arrays(*args_inexact("xlog1py", x, y))
-    zero = (x == 0) & ~tnp.isnan(y)
-    return tnp.where(zero, 0.0, x * tnp.log1p(tnp.where(zero, 0.0, y)))
+    """x · log1p(y), 0 where x is 0 unless y is NaN; derivatives log1p(y) and x / (1 + y)."""
+    return apply1("xlog1py", tnp.broadcast_arrays(*args_inexact("xlog1py", x, y)))
 
 
 def entr(x: Any) -> TracedTensor:
@@ -301,15 +300,16 @@ def _boxcox(log_x: TracedTensor, lmbda: TracedTensor) -> TracedTensor:
 
 
 def boxcox(x: Any, lmbda: Any) -> TracedTensor:
-    """The Box-Cox transform (x**lmbda - 1) / lmbda, log(x) at lmbda = 0."""
+    """The Box-Cox transform (x**lmbda - 1) / lmbda, log(x) at lmbda = 0; float16 and float32
+    in float64 (`in_float64`: the derivatives in lmbda cancel for small lmbda log x)."""
     x, lmbda = args_inexact("boxcox", x, lmbda)
-    return _boxcox(tnp.log(x), lmbda)
+    return in_float64(lambda x, lmbda: _boxcox(tnp.log(x), lmbda), x, lmbda)
 
 
 def boxcox1p(x: Any, lmbda: Any) -> TracedTensor:
-    """boxcox(1 + x, lmbda), accurate for small x."""
+    """boxcox(1 + x, lmbda), accurate for small x (float16 and float32 in float64)."""
     x, lmbda = args_inexact("boxcox1p", x, lmbda)
-    return _boxcox(tnp.log1p(x), lmbda)
+    return in_float64(lambda x, lmbda: _boxcox(tnp.log1p(x), lmbda), x, lmbda)
 
 
 def rel_entr(x: Any, y: Any) -> TracedTensor:

@@ -114,6 +114,20 @@ ROWS: list[Row] = [
         "numpy's), rather than imitate one backend's overflow.",
     ),
     corpus(
+        "numpy.power",
+        "*bool*, py-int",
+        "jit*",
+        "Under `jit`, a bool raised to a Python int argument is int64 (int32 eagerly), as in "
+        "JAX's own `jit`.",
+        "The corpus records JAX's eager result: there a concrete Python int exponent takes "
+        "`lax.integer_pow`, which casts a bool base to int32. Under `jit` the exponent is a "
+        "traced weak int64 scalar, and JAX's `jit` promotes the bool with it to int64 "
+        "(`jax.jit(jnp.power)(True, 2)` is int64 in JAX 0.10.2). tf8 takes both of JAX's "
+        "paths: eagerly (and with a static exponent) int32, traced int64 (DESIGN §2: JAX's "
+        "promotion lattice, Python scalars weak).",
+        differs="dtype int64, JAX int32",
+    ),
+    corpus(
         "lax.pow",
         "[iu]*",
         "eager",

@@ -36,8 +36,9 @@ ROWS: list[Row] = [
         "In float32 and float16, a special function or its derivative may differ from JAX's in "
         "the last digits, where tf8's value is the closer one to the exact result.",
         "tf8 evaluates special functions (gamma, factorial, log_ndtr, ndtri, betainc, ...) with "
-        "scipy's kernels (DESIGN §2), which compute float32 in double precision and round once; "
-        "XLA evaluates float32 approximations. The replay keeps "
+        "scipy's kernels (DESIGN §2), which compute float32 in double precision and round once, "
+        "and their rows' derivatives likewise in float64; XLA evaluates float32 "
+        "approximations. The replay keeps "
         "such a difference only where, element by element, tf8's value lies at least as close "
         "as JAX's to the same case computed from its arguments widened to 64 bits; where JAX's "
         "is closer the case stays an open mismatch.",

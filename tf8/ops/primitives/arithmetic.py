@@ -5,7 +5,9 @@ Each row sits with its numpy kernel, its JVP rule (written with the builders the
 hand in as `lax`; a linear row's is the row itself), its transpose rule when linear, the
 ufunc steps the numpy engine fuses it as and the scalar code the numba engine compiles.
 Batching comes from the category. At kinks the rules take the symmetric-difference value:
-d|x|/dx at 0 is 0, ties in maximum/minimum split the derivative evenly.
+d|x|/dx at 0 is 0, ties in maximum/minimum split the derivative evenly. clamp follows XLA's
+rule for zeros (+0 is greater than -0: `tf8.ops.extrema`); maximum and minimum are numpy's
+ufuncs (README's deliberate differences).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 from tf8.ops import dtypes as dt
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define, zero_jvp
+from tf8.ops.extrema import max_source, maximum, min_source, minimum
 from tf8.ops.fusion import PREVIOUS, Fusion, Step, Steps, call, direct, infix
 
 from .common import binary_kernel, transpose_each, unary_kernel
@@ -238,10 +241,6 @@ def _div_transpose(lax: Any, op: Any, operands: Any, linear: Any, ct: Any) -> li
 # --- engine facts -----------------------------------------------------------------------------
 
 
-def _clamp_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps:  # min(max(x, lo), hi)
-    return (Step(np.maximum, (1, 0)), Step(np.minimum, (PREVIOUS, 2)))
-
-
 def _max(a: str, b: str) -> str:  # NaN propagates, as numpy's maximum
     return f"({a} if ({a} > {b} or {a} != {a}) else {b})"
 
@@ -250,8 +249,20 @@ def _min(a: str, b: str) -> str:
     return f"({a} if ({a} < {b} or {a} != {a}) else {b})"
 
 
+def _clamp_steps(op: Any, dtypes: Sequence[np.dtype]) -> Steps | None:  # min(max(x, lo), hi)
+    """numpy's ufuncs but on real floats, whose zeros clamp signs by XLA's rule
+    (tf8.ops.extrema): the numpy engine calls the kernel for those."""
+    if any(d.kind == "f" for d in dtypes):
+        return None
+    return (Step(np.maximum, (1, 0)), Step(np.minimum, (PREVIOUS, 2)))
+
+
+def _clamp(op: Any, lo: np.ndarray, x: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return minimum(maximum(x, lo), hi)
+
+
 def _clamp_scalar(op: Any, a: Sequence[str]) -> str:  # min(max(x, lo), hi), via a temporary
-    return _min(f"max_{a[1]}", a[2]).replace(f"max_{a[1]}", _max(a[1], a[0]))
+    return min_source(f"max_{a[1]}", a[2]).replace(f"max_{a[1]}", max_source(a[1], a[0]))
 
 
 def _binary(
@@ -329,6 +340,8 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
             repeats=True,
         ),
     ),
+    # numpy's ufuncs, whichever zero of a tie they return (a deliberate difference from
+    # XLA's +0 > -0, for relu's speed: README); clamp's below follow XLA's rule
     define(
         Row("maximum", _E, _P.SAME_NUMERIC, 2, 2, doc="elementwise max (NaN propagates)"),
         kernel=binary_kernel(np.maximum),
@@ -347,7 +360,7 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
     ),
     define(
         Row("clamp", _E, _P.SAME_NUMERIC, 3, 3, doc="clamp(lo, x, hi) = min(max(x, lo), hi)"),
-        kernel=lambda op, lo, x, hi: np.minimum(np.maximum(x, lo), hi),
+        kernel=_clamp,
         jvp=_clamp_jvp,
         fusion=Fusion(ufunc=_clamp_steps, scalar=_clamp_scalar, repeats=True),
     ),

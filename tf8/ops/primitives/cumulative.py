@@ -1,8 +1,9 @@
 """Running products, maxima, minima and log-sum-exps along an axis: cumprod, cummax, cummin
 and cumlogsumexp (the running sum, cumsum, is linear and lives with the reductions).
 
-Each row's kernel is numpy's `accumulate` of its binary function (a loop for the
-log-sum-exp of complex numbers, which numpy's logaddexp does not take). Their derivatives are
+Each row's kernel is numpy's `accumulate` of its binary function (maxima and minima with
+XLA's signed zeros, `tf8.ops.extrema`; a loop for the log-sum-exp of complex numbers, which
+numpy's logaddexp does not take). Their derivatives are
 JAX's: the JVP of the parallel prefix scan (`associative_scan`, handed in with the rule kit)
 of the function, on pairs (value, tangent) combined by the binary function's own rule — mul's
 partials, maximum's and minimum's split of ties, logaddexp's (JAX's custom JVP). So a zero
@@ -19,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from tf8.ops import extrema
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define
@@ -58,26 +60,6 @@ def _complex_logaddexp(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     out = top + np.log1p(np.exp((a + b) - top * 2))
     imag = np.remainder(out.imag + np.pi, 2 * np.pi) - np.pi  # XLA's rem, then wrapped
     return (out.real + 1j * imag).astype(a.dtype)
-
-
-def _signed_zeros(extremum: Callable, positive_wins: bool) -> Callable[..., np.ndarray]:
-    """The running max (min) with XLA's signed zeros: +0 beats -0 in a max, -0 in a min
-    (numpy's maximum keeps whichever zero came first)."""
-
-    def accumulate(x: np.ndarray, axis: int) -> np.ndarray:
-        out = extremum.accumulate(x, axis=axis)
-        if x.dtype.kind != "f":
-            return out
-        zero = out == 0
-        if zero.any():
-            winner = (x == 0) & (np.signbit(x) != positive_wins)
-            seen = np.logical_or.accumulate(winner, axis=axis)
-            won = np.asarray(0.0 if positive_wins else -0.0, x.dtype)
-            lost = np.asarray(-0.0 if positive_wins else 0.0, x.dtype)
-            out = np.where(zero, np.where(seen, won, lost), out)
-        return out
-
-    return accumulate
 
 
 def _logsumexp_accumulate(x: np.ndarray, axis: int) -> np.ndarray:
@@ -253,8 +235,8 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         "cummax",
         "running maximum (NaN propagates)",
         _P.SAME_NUMERIC,
-        _signed_zeros(np.maximum, positive_wins=True),
-        np.maximum,
+        extrema.accumulate_max,
+        extrema.maximum,
         _lowest,
         _by_row("maximum"),
     ),
@@ -262,8 +244,8 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         "cummin",
         "running minimum (NaN propagates)",
         _P.SAME_NUMERIC,
-        _signed_zeros(np.minimum, positive_wins=False),
-        np.minimum,
+        extrema.accumulate_min,
+        extrema.minimum,
         _highest,
         _by_row("minimum"),
     ),

@@ -4,6 +4,8 @@ Each row sits with its numpy kernel, shape rule, JVP rule (written with the buil
 transforms hand in as `lax`), transpose rule when linear, batching rule, and the facts the
 engines fuse it by: `ufunc.reduce` on the numpy engine, an accumulator (a full reduction)
 or a loop (along some axes) on the numba engine, the dask.array reduction on the Dask engine.
+Maxima and minima follow XLA's rule for zeros (+0 is greater than -0: `tf8.ops.extrema`),
+which numpy's `maximum.reduce` does not, so every engine computes them by that module's rule.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ import numpy as np
 
 from tf8.errors import ShapeError
 from tf8.ops import dtypes as dt
+from tf8.ops import extrema
 from tf8.ops.avals import Aval
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define, zero_jvp
+from tf8.ops.extrema import MAX_FOLD, MIN_FOLD
 from tf8.ops.fusion import Fusion, Index, Loop, Read, Shape
 from tf8.ops.infer import axes_param
 from tf8.ops.shape_checks import Guards, check_axis, require_equal
@@ -74,16 +78,13 @@ def _cumsum_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, 
 # --- kernels ----------------------------------------------------------------------------------
 
 
-def _reduction_kernel(ufunc: np.ufunc, keep_dtype: bool) -> Kernel:
-    """`ufunc.reduce` over the op's axes: what np.sum/np.max call, minus their Python layer.
-    Sums and products stay in the input's dtype (numpy would widen small ints)."""
+def _reduction_kernel(ufunc: np.ufunc) -> Kernel:
+    """`ufunc.reduce` over the op's axes in the input's dtype (numpy would widen small ints):
+    what np.sum/np.prod call, minus their Python layer."""
     reduce = ufunc.reduce
 
     def kernel(op: Any, x: np.ndarray) -> np.ndarray:
-        axes = tuple(op["axes"])
-        if keep_dtype:
-            return reduce(x, axis=axes, dtype=x.dtype)
-        return reduce(x, axis=axes)
+        return reduce(x, axis=tuple(op["axes"]), dtype=x.dtype)
 
     return kernel
 
@@ -115,15 +116,25 @@ def _reduce_loop(init: str, fold: str) -> Any:
     return loop
 
 
-def _reduction_dask(function: str, keep_dtype: bool) -> Any:
-    """The dask.array reduction `function` over the op's axes (sums and products in the
-    operand's dtype, as the numpy kernel)."""
+def _reduction_dask(function: str) -> Any:
+    """The dask.array reduction `function` over the op's axes, in the operand's dtype."""
 
     def kernel(kit: Any, op: Any, x: Any) -> Any:
         reduce = getattr(kit.array, function)
-        if keep_dtype:
-            return reduce(kit.as_dask(x), axis=tuple(op["axes"]), dtype=x.dtype)
-        return reduce(kit.as_dask(x), axis=tuple(op["axes"]))
+        return reduce(kit.as_dask(x), axis=tuple(op["axes"]), dtype=x.dtype)
+
+    return kernel
+
+
+def _extremum_dask(reduce: Callable[..., Any]) -> Any:
+    """dask.array's reduction with `reduce` (tf8.ops.extrema's) on each chunk and on the
+    chunks' results: dask's own max and min are numpy's, signs of zeros and all."""
+
+    def kernel(kit: Any, op: Any, x: Any) -> Any:
+        x = kit.as_dask(x)
+        axes = tuple(op["axes"])
+        meta = np.empty((0,) * (x.ndim - len(axes)), x.dtype)
+        return kit.array.reduction(x, reduce, reduce, axis=axes, dtype=x.dtype, meta=meta)
 
     return kernel
 
@@ -238,28 +249,46 @@ def _reduction(
     name: str,
     doc: str,
     ufunc: np.ufunc,
-    keep_dtype: bool,
     accumulate: tuple[str, str],
     *,
     fold: str,
     lazy: str,
     **rules: Any,
 ) -> OpDefinition:
-    """A reduction over `axes` computed by `ufunc.reduce` (numba: an accumulator over every
-    axis, `fold` in loops along some; Dask: the dask.array reduction `lazy`)."""
-    shape = _reduce_shape if keep_dtype else _extremum_shape  # max/min: no identity
+    """A reduction over `axes` computed by `ufunc.reduce` in the operand's dtype (numba: an
+    accumulator over every axis, `fold` in loops along some; Dask: the dask.array reduction
+    `lazy`)."""
     return define(
         Row(name, _R, _P.SAME_NUMERIC, 1, 1, ("axes",), linear=name == "reduce_sum", doc=doc),
-        kernel=_reduction_kernel(ufunc, keep_dtype),
-        shape=shape,
+        kernel=_reduction_kernel(ufunc),
+        shape=_reduce_shape,
         batch=_reduce_batch,
         fusion=Fusion(
-            reduce=(ufunc, keep_dtype),
+            reduce=(ufunc, True),
             accumulate=accumulate,
             loop=_reduce_loop(accumulate[0], fold),
-            dask=_reduction_dask(lazy, keep_dtype),
+            dask=_reduction_dask(lazy),
         ),
         **rules,
+    )
+
+
+def _extremum(
+    name: str, doc: str, reduce: Callable[..., Any], accumulate: tuple[str, str], fold: str
+) -> OpDefinition:
+    """max/min over `axes`, with XLA's signed zeros (`reduce`, `fold` and the lanes' fold:
+    tf8.ops.extrema's rule), so not numpy's `ufunc.reduce`; no identity."""
+    return define(
+        Row(name, _R, _P.SAME_NUMERIC, 1, 1, ("axes",), doc=doc),
+        kernel=lambda op, x: reduce(x, axis=tuple(op["axes"])),
+        shape=_extremum_shape,
+        jvp=_extremum_jvp,
+        batch=_reduce_batch,
+        fusion=Fusion(
+            accumulate=accumulate,
+            loop=_reduce_loop(accumulate[0], fold),
+            dask=_extremum_dask(reduce),
+        ),
     )
 
 
@@ -283,7 +312,6 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         "reduce_sum",
         "sum over axes",
         np.add,
-        True,
         ("0.0", "sum_block"),
         transpose=_sum_transpose,
         fold="{acc} += {e}",
@@ -293,33 +321,16 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         "reduce_prod",
         "product over axes",
         np.multiply,
-        True,
         ("1.0", "prod_block"),
         jvp=_prod_jvp,
         fold="{acc} *= {e}",
         lazy="prod",
     ),
-    # NaN propagates, as numpy's max/min
-    _reduction(
-        "reduce_max",
-        "max over axes",
-        np.maximum,
-        False,
-        ("-np.inf", "max_block"),
-        jvp=_extremum_jvp,
-        fold="{acc} = {e} if not ({acc} >= {e}) and {acc} == {acc} else {acc}",
-        lazy="max",
+    # NaN propagates, and +0 is greater than -0 (XLA's rule)
+    _extremum(
+        "reduce_max", "max over axes", extrema.reduce_max, ("-np.inf", "max_block"), MAX_FOLD
     ),
-    _reduction(
-        "reduce_min",
-        "min over axes",
-        np.minimum,
-        False,
-        ("np.inf", "min_block"),
-        jvp=_extremum_jvp,
-        fold="{acc} = {e} if not ({acc} <= {e}) and {acc} == {acc} else {acc}",
-        lazy="min",
-    ),
+    _extremum("reduce_min", "min over axes", extrema.reduce_min, ("np.inf", "min_block"), MIN_FOLD),
     _argreduce("argmax", "index of the first max (int64)", np.argmax),
     _argreduce("argmin", "index of the first min (int64)", np.argmin),
     define(

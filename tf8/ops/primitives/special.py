@@ -1,11 +1,13 @@
 """Special functions: the error function, its complement and its inverse, the inverse normal
 CDF, the gamma family (lgamma, digamma, polygamma, Hurwitz zeta, the regularized incomplete
 gamma functions and their derivatives in the shape parameter), the regularized incomplete
-beta function and the exponentially scaled modified Bessel functions of order 0 and 1.
+beta function, the exponentially scaled modified Bessel functions of order 0 and 1, and
+xlogy and xlog1py (x log y and x log(1 + y), 0 at x = 0).
 
 Each row sits with its numpy kernel (scipy.special's function, its result in the operands'
 dtype), its partial derivatives (`partials`, written with the builders the transforms hand in
-as `lax`) and the scipy ufunc the numpy engine fuses it as; numba compiles erf and erfc alone
+as `lax`; a scipy row's evaluated in float64 for float16 and float32 operands, as its
+kernel) and the scipy ufunc the numpy engine fuses it as; numba compiles erf and erfc alone
 (`math.erf`, `math.erfc`). Each partial is written in primitives that have rules themselves, so
 derivatives of every order follow, except where a partial is not implemented: as in JAX,
 polygamma in n, betainc in a and b; and igamma_grad_a and random_gamma_grad (JAX
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import DifferentiationError
+from tf8.ops import dtypes as dt
 from tf8.ops.catalog import Category, DTypePolicy, Row
 from tf8.ops.definition import OpDefinition, define
 from tf8.ops.fusion import Fusion, call, scipy_direct
@@ -47,13 +50,16 @@ def _scipy_function(
     scalar: Any = None,
     fix: Callable[..., np.ndarray] | None = None,
     in_float64: bool = False,
+    policy: DTypePolicy = _FLOAT,
 ) -> OpDefinition:
     """A row computed by scipy.special.`scipy_name` (and fused as that ufunc); `fix(out, *xs)`
     replaces the values where JAX's differ from scipy's (then the row is not fused);
     `in_float64` computes float16 and float32 in float64 and rounds (where scipy's float32 loop
     is inaccurate; such a row is not fused either)."""
     kernel = special_kernel(scipy_name)
-    fusion = Fusion(ufunc=scipy_direct(scipy_name, "f"), scalar=scalar)
+    partials = tuple(p if _refuses(p) else _partial_in_float64(name, p) for p in partials)
+    kinds = "f" if policy is _FLOAT else "fc"
+    fusion = Fusion(ufunc=scipy_direct(scipy_name, kinds), scalar=scalar)
     if in_float64:
         narrow = kernel
         kernel = lambda op, *xs: narrow(op, *[x.astype(np.float64) for x in xs]).astype(  # noqa: E731
@@ -65,7 +71,7 @@ def _scipy_function(
         kernel = lambda op, *xs: fix(base(op, *xs), *xs)  # noqa: E731
         fusion = Fusion(scalar=scalar)
     return define(
-        Row(name, _A, _FLOAT, arity, arity, doc=doc),
+        Row(name, _A, policy, arity, arity, doc=doc),
         kernel=kernel,
         partials=partials,
         fusion=fusion,
@@ -96,13 +102,38 @@ def _digamma_fix(out: np.ndarray, x: np.ndarray) -> np.ndarray:
 def _not_differentiable(name: str, operand: str, why: str = "as in JAX") -> Partial:
     """The partial of an operand JAX does not differentiate either: a clear error."""
 
-    def partial(*args: Any) -> Any:
+    def refused(*args: Any) -> Any:
         raise DifferentiationError(
             f"{name}: the derivative with respect to {operand} is not implemented ({why}); "
             f"stop_gradient({operand}) or keep it constant"
         )
 
-    return partial
+    refused.refuses = True  # type: ignore[attr-defined]
+    return refused
+
+
+def _refuses(partial: Partial) -> bool:
+    return getattr(partial, "refuses", False)
+
+
+_NARROW = (np.dtype(np.float16), np.dtype(np.float32))
+
+
+def _partial_in_float64(name: str, partial: Partial) -> Partial:
+    """`partial` on float16/float32 operands evaluated in float64, from the row recomputed in
+    float64, and rounded once: as the kernels compute the values (scipy's float32 loops run in
+    double). A derivative built from the rounded result would amplify its rounding (ndtri's
+    exp(out² / 2) multiplies out's relative error by out²)."""
+
+    def rule(lax: Any, *args: Any) -> Any:
+        *xs, out = args
+        wide = dt.canonical_dtype(np.dtype(np.float64))  # (float32 with x64 off)
+        if out.dtype not in _NARROW or out.dtype == wide:
+            return partial(lax, *args)
+        xs = [lax.convert(x, wide) for x in xs]
+        return lax.convert(partial(lax, *xs, lax.apply1(name, xs)), out.dtype)
+
+    return rule
 
 
 def _polygamma(op: Any, n: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -338,4 +369,23 @@ DEFINITIONS: tuple[OpDefinition, ...] = (
         _i0e_dx,
     ),
     _scipy_function("bessel_i1e", "i1e", 1, "exp(-|x|) I1(x)", _i1e_dx, fix=_signed_zero),
+    # JAX's rules (its custom JVPs), at x = 0 too: d/dx is log y there, not 0
+    _scipy_function(
+        "xlogy",
+        "xlogy",
+        2,
+        "x log(y), 0 where x is 0 and y is not NaN",
+        lambda lax, x, y, out: lax.unary("log", y),
+        lambda lax, x, y, out: lax.div(x, y),
+        policy=DTypePolicy.SAME_FLOAT_OR_COMPLEX,
+    ),
+    _scipy_function(
+        "xlog1py",
+        "xlog1py",
+        2,
+        "x log(1 + y), 0 where x is 0 and y is not NaN",
+        lambda lax, x, y, out: lax.unary("log1p", y),
+        lambda lax, x, y, out: lax.div(x, lax.add(1.0, y)),
+        policy=DTypePolicy.SAME_FLOAT_OR_COMPLEX,
+    ),
 )

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from tf8.ops.catalog import Category
 from tf8.ops.primitive import Primitive
 from tf8.ops.primitives import PRIMITIVES
 from tf8.runtime.exec_program import ExecProgram
@@ -75,8 +76,13 @@ def _real(m: Match) -> bool:
     return m.dtype().kind in "iuf"
 
 
-# `ufunc.reduce` over no axes is the identity: the rows computed so (`Fusion.reduce`)
-REDUCTIONS = tuple(name for name, found in PRIMITIVES.items() if found.fusion.reduce is not None)
+# a reduction over no axes is the identity: the rows reducing over `axes` (sums, products,
+# maxima, minima), each keeping its operand's dtype
+REDUCTIONS = tuple(
+    name
+    for name, found in PRIMITIVES.items()
+    if found.row.category is Category.REDUCTION and found.row.params == ("axes",)
+)
 
 RULES: tuple[Rule, ...] = (
     Rule("x * 1 → x", Op("mul", X, ONE), when(_real, keep("x"))),

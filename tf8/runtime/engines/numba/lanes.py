@@ -52,12 +52,12 @@ def prod_block(r, b, m):
         j += 1
     return r * ((a0 * a1) * (a2 * a3))
 """,
-    # NaN propagates, as numpy's max and min
+    # NaN propagates, and +0 is greater than -0 (XLA's rule: tf8.ops.extrema)
     "max_block": f"""{DECORATOR}
 def max_block(r, b, m):
     for j in range(m):
         v = b[j]
-        if not (r >= v) and r == r:
+        if (not (r >= v) and r == r) or (r == 0 and v == 0 and math.copysign(1.0, r) < 0):
             r = v
     return r
 """,
@@ -65,7 +65,7 @@ def max_block(r, b, m):
 def min_block(r, b, m):
     for j in range(m):
         v = b[j]
-        if not (r <= v) and r == r:
+        if (not (r <= v) and r == r) or (r == 0 and v == 0 and math.copysign(1.0, r) > 0):
             r = v
     return r
 """,
