@@ -39,7 +39,16 @@ from tf8.traced import TracedTensor
 
 from .linearize import JVP, transpose_graph
 
-__all__ = ["JVP_KEY", "VJP", "Derived", "pullback", "tangent_rule"]
+__all__ = [
+    "JVP_KEY",
+    "VJP",
+    "Derived",
+    "cached_rule",
+    "constants_of",
+    "pullback",
+    "pullback_graph",
+    "tangent_rule",
+]
 
 
 class Derived:
@@ -113,11 +122,29 @@ def tangent_rule(
 
 
 def _cached(kind: str, how: Callable, op: Any, inputs: Sequence, outputs: Sequence, mask: Any):
-    avals = [t.aval for t in inputs]
-    key = (kind, id(op), mask, *[id(a) for a in avals])
+    return cached_rule(kind, how, op, [t.aval for t in inputs], [o.aval for o in outputs], mask)
+
+
+def cached_rule(
+    kind: str,
+    how: Callable,
+    op: Any,
+    avals: list[Aval],
+    out_avals: list[Aval],
+    mask: Any,
+    by_value: bool = False,
+) -> Any:
+    """What `how(op, avals, out_avals, mask)` derives, made once per (`kind`, op, `mask`,
+    avals) and kept in DERIVED; None where it raised (why: in `UNDERIVED`) or gave False.
+    The op and avals are looked up by identity, or `by_value` (a control op, made anew
+    each time its function is traced, but equal to the last one)."""
+    if by_value:
+        key = (kind, op, mask, *avals)
+    else:
+        key = (kind, id(op), mask, *[id(a) for a in avals])
     found = DERIVED.get(key)
     if found is None:
-        found = _derive(key, how, op, avals, [o.aval for o in outputs], mask)
+        found = _derive(key, how, op, avals, out_avals, mask)
     return found[0] or None
 
 
@@ -188,7 +215,8 @@ def _tangents(op: Any, xs: list, outs: list, active: Sequence[bool]) -> tuple[li
     return ts, tangents_out
 
 
-def _constants(results: Sequence[TracedTensor | None]) -> dict:
+def constants_of(results: Sequence[TracedTensor | None]) -> dict:
+    """The bound leaves' arrays the graph behind `results` reads (a rule's constants)."""
     constants: dict = {}
     for t in results:
         if t is not None:
@@ -196,8 +224,12 @@ def _constants(results: Sequence[TracedTensor | None]) -> dict:
     return constants
 
 
-def _derive_pullback(op: Any, in_avals: list[Aval], out_avals: list[Aval], mask: tuple) -> Derived:
-    needs, present = mask if type(mask[0]) is tuple else (mask, (True,) * len(out_avals))
+def pullback_graph(
+    op: Any, in_avals: Sequence[Aval], out_avals: Sequence[Aval], needs: tuple, present: tuple
+) -> tuple[list[TracedTensor], list[TracedTensor], list[TracedTensor], list]:
+    """(input leaves, output leaves, cotangent leaves, each input's cotangent or None): the
+    pullback of `op` traced on leaves, as `pullback` derives it (`present` says which outputs
+    have a cotangent)."""
     with _fresh_context():
         xs, outs = _operands(in_avals, out_avals)
         ts, tangents_out = _tangents(op, xs, outs, needs)
@@ -206,8 +238,14 @@ def _derive_pullback(op: Any, in_avals: list[Aval], out_avals: list[Aval], mask:
         given = [c if p else None for c, p in zip(cts, present)]
         found = iter(transpose_graph(tangents_out, wanted, given))
         results = [next(found) if t is not None else None for t in ts]
+    return xs, outs, cts, results
+
+
+def _derive_pullback(op: Any, in_avals: list[Aval], out_avals: list[Aval], mask: tuple) -> Derived:
+    needs, present = mask if type(mask[0]) is tuple else (mask, (True,) * len(out_avals))
+    xs, outs, cts, results = pullback_graph(op, in_avals, out_avals, needs, present)
     inputs = [t.key for t in (*xs, *outs, *cts)]
-    return Derived(inputs, [None if r is None else r.key for r in results], _constants(results))
+    return Derived(inputs, [None if r is None else r.key for r in results], constants_of(results))
 
 
 def _derive_tangent(op: Any, in_avals: list[Aval], out_avals: list[Aval], active: tuple) -> Derived:
@@ -216,4 +254,4 @@ def _derive_tangent(op: Any, in_avals: list[Aval], out_avals: list[Aval], active
         ts, tangents_out = _tangents(op, xs, outs, active)
     inputs = [t.key for t in (*xs, *outs, *[t for t in ts if t is not None])]
     outputs = [None if t is None else t.key for t in tangents_out]
-    return Derived(inputs, outputs, _constants(tangents_out))
+    return Derived(inputs, outputs, constants_of(tangents_out))

@@ -15,7 +15,9 @@ per tape), and a tape's backward pass — like a forward tape's rules — runs a
 enclosing tapes see, so `grad(grad(f))` differentiates the backward pass itself.
 
 A control-flow body, vmap or a jacobian is traced with the tapes hidden and applied as one op
-they follow (tf8.lax.control.closure, one_op), so the function runs once. What a tape still
+they follow (tf8.lax.control.closure, one_op), so the function runs once. A loop or a cond runs
+together with its pullback's forward part, and the tape keeps the residuals (tf8.ad.saving):
+the backward pass does not run the loop forward again. What a tape still
 cannot follow — linearize or tf8.recording() inside it, an op that cannot run op by op —
 raises `NeedGraph` where it happens; the transform then runs the function again on the graph
 path, which handles everything (Python side effects before that point happen twice).
@@ -33,6 +35,7 @@ import numpy as np
 from tf8 import tree
 from tf8.lax.builders import convert, zeros
 from tf8.lax.core import TapeFrame, TransformFrame, apply, concrete
+from tf8.lax.core import leaf as computed
 from tf8.ops.definition import DERIVED, definition
 from tf8.ops.fpstate import ignore_fp_errors, restore_fp_errors
 from tf8.ops.frames import current, frame_var
@@ -41,6 +44,8 @@ from tf8.traced import NeedGraph, TracedTensor, wrap
 
 from .arguments import as_traced
 from .derive import VJP
+from .saving import saving_pullback
+from .tape_rules import Saved
 from .tape_rules import vjp as op_vjp
 
 __all__ = ["NeedGraph", "Tape", "TapeHandle", "graph_path_only", "run_on_tape", "tape_leaves"]
@@ -168,6 +173,35 @@ class TapeHandle:
         tape = self._tape()
         if tape is not None:  # (it is: a tape records only while its run holds it)
             tape.entries.append((op, tuple(inputs), outputs, followed))
+
+    def run_saving(
+        self, op: Any, inputs: Sequence[TracedTensor], values: list, out_avals: tuple
+    ) -> list[TracedTensor] | None:
+        """Run the control op `op` with its residuals and write it down (tf8.ad.saving), so
+        the backward pass does not run its loop again; None where its pullback has no loop
+        to save, or the tape follows none of `inputs` (the op then runs as any op)."""
+        nodes = self.nodes
+        followed = tuple([id(t) in nodes for t in inputs])
+        if True not in followed:
+            return None
+        split = saving_pullback(op, inputs, out_avals, followed)
+        if split is None:
+            return None
+        token = ignore_fp_errors()  # kernels follow IEEE
+        try:
+            arrays = split.forward.run(*values)
+        finally:
+            restore_fp_errors(token)
+        outputs = [computed(a, v) for a, v in zip(out_avals, arrays)]
+        where = nodes[id(inputs[followed.index(True)])][1]
+        for out in outputs:
+            if out.aval.dtype.kind in "fc":
+                nodes[id(out)] = (out, where, None)
+        tape = self._tape()
+        if tape is not None:
+            saved = Saved(op, split, arrays[len(outputs) :])
+            tape.entries.append((saved, tuple(inputs), outputs, followed))
+        return outputs
 
 
 def _accumulate(table: dict[int, Any], t: TracedTensor, ct: Any, nested: bool) -> None:

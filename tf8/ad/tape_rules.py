@@ -23,8 +23,9 @@ from tf8.traced import TracedTensor
 
 from .derive import pullback
 from .graph_path import graph_vjp
+from .saving import SavingPullback, zeros_for
 
-__all__ = ["FALLBACKS", "vjp"]
+__all__ = ["FALLBACKS", "Saved", "vjp"]
 
 # How often a pullback fell back to the graph path (tf8.vjp of the op alone), by op name:
 # a primitive whose rules trace on avals never should.
@@ -42,6 +43,10 @@ def vjp(
     """The cotangents of `op`'s inputs where `needs` says so (None elsewhere): numpy arrays,
     or — `nested` in enclosing tapes, which must see every op — TracedTensors made by tf8
     ops."""
+    if type(op) is Saved:
+        if not nested:
+            return op.pullback(inputs, outputs, cts)
+        op = op.op  # enclosing tapes must see every op: the op's own pullback, as tf8 ops
     # a multi-output op's outputs without a cotangent are symbolic zeros: none is made
     present = None if len(outputs) == 1 else tuple([c is not None for c in cts])
     derived = pullback(op, inputs, outputs, needs, present)
@@ -51,6 +56,26 @@ def vjp(
         traced = [None if c is None else _traced(c, o.aval) for c, o in zip(cts, outputs)]
         return derived.inline([*inputs, *outputs, *traced], fold=True)
     return derived.run(*[t._value for t in inputs], *[o._value for o in outputs], *cts)
+
+
+class Saved:
+    """What the tape writes down for a control op it ran with its residuals
+    (tf8.ad.saving): the op, the two halves of its pullback, and the residuals."""
+
+    __slots__ = ("op", "split", "residuals")
+
+    def __init__(self, op: Any, split: SavingPullback, residuals: Sequence[np.ndarray]) -> None:
+        self.op, self.split, self.residuals = op, split, residuals
+
+    def pullback(
+        self, inputs: Sequence[TracedTensor], outputs: Sequence[TracedTensor], cts: list[Any]
+    ) -> Sequence[Any]:
+        present = tuple([c is not None for c in cts])
+        backward, fill = self.split.backward(present)
+        if fill:
+            cts = zeros_for(cts, [o.aval for o in outputs])
+        values = [t._value for t in (*inputs, *outputs)]
+        return backward.run(*values, *cts, *self.residuals)
 
 
 def _traced(value: Any, aval: Aval) -> TracedTensor:

@@ -1,7 +1,8 @@
 """GraphCompiler: traced outputs → CompiledGraph (engine-free; see DESIGN.md §5).
 
-resolve → materialize_merge (CSE by structure) → compile (SSA) → prune unused extension
-outputs → SemanticProgram + ProgramBindings → SemanticFingerprint.
+resolve → materialize_merge (CSE by structure) → merge control ops computing the same values
+(tf8.lax.control.merge) → compile (SSA) → prune unused extension outputs → SemanticProgram +
+ProgramBindings → SemanticFingerprint.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from tf8.graph import (
     compile_program,
     materialize_merge,
 )
+from tf8.lax.control.merge import merge_control
 from tf8.lax.core import merge_bindings
 from tf8.ops.definition import infer
 from tf8.ops.leaves import Conflict, LeafKey
@@ -181,7 +183,12 @@ class GraphCompiler:
             if not isinstance(t, TracedTensor):
                 raise CompileError(f"compile takes TracedTensors, got {type(t).__name__}")
         bindings = merge_bindings(outputs)
-        flat = materialize_merge(None, [t.key for t in outputs])
+        keys = [t.key for t in outputs]
+        flat = materialize_merge(None, keys)
+        # loops (and conds) that compute what another computes become one (CSE of control)
+        merged = merge_control(keys, flat.operations)
+        if merged is not keys:
+            flat = materialize_merge(None, merged)
         # Without multi-output ops nothing is pruned: the program is numbered in one pass.
         single = all([op_key._output_count == 1 for op_key in flat.operations])
         ssa = None if single else prune_outputs(compile_program(flat))

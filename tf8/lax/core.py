@@ -20,6 +20,7 @@ import numpy as np
 from tf8.errors import GraphError
 from tf8.graph import PRIMARY, Linearized, OperationKey, ValueKey
 from tf8.ops.definition import PLANS, definition, infer, remember_plan
+from tf8.ops.extension.control import Cond, Scan
 from tf8.ops.fpstate import quietly
 from tf8.ops.frames import Frame, frame_var
 from tf8.ops.leaves import Bindings, merge_binding_dicts
@@ -164,6 +165,11 @@ class TransformFrame(Frame):
         return _record(op, inputs, meta, False)
 
 
+# The ops a reverse tape runs together with their pullback's forward part (the residual
+# loop of a scan's transpose), so that a gradient runs their loop once.
+SAVES_RESIDUALS = frozenset({Scan, Cond})
+
+
 class TapeFrame(TransformFrame):
     """Inside op-by-op tapes (tf8.ad.tape, tf8.ad.forward): ops on concrete values run at
     once, and each tape following an input writes the op down; what cannot run op by op
@@ -185,6 +191,14 @@ class TapeFrame(TransformFrame):
         plan = _planned(op, inputs)
         if not plan:
             _refuse_tape("no plan to run op by op for", op)
+        if type(op) in SAVES_RESIDUALS and len(tapes) == 1:
+            # a loop the tape runs with its pullback's forward part, once (tf8.ad.saving)
+            run_saving = getattr(tapes[0], "run_saving", None)
+            saved = None if run_saving is None else run_saving(op, inputs, values, plan[1])
+            if saved is not None:
+                if inputs[0]._weak:
+                    _propagate_weak(inputs, saved)
+                return saved
         outputs = _compute(op, inputs, values, plan)
         write_down(tapes, op, inputs, outputs)  # (by each tape following an input)
         return outputs

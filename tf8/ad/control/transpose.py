@@ -21,14 +21,16 @@ from tf8.errors import DifferentiationError
 from tf8.graph import ValueKey
 from tf8.lax import effects
 from tf8.lax.builders import Tangent, add_any, materialize, zeros
-from tf8.lax.control import call, inline, program_tensors, trace_flat, trace_many
+from tf8.lax.control import inline, program_tensors, trace_flat, trace_many
 from tf8.lax.core import apply
 from tf8.lax.walk import GraphWalk
+from tf8.ops.avals import value_aval
 from tf8.ops.extension.control import Checkpoint, ClosedProgram, Cond, Scan, While
 from tf8.traced import TracedTensor
 
 from ..arguments import fresh_leaf
 from ..transpose_rules import TransposeRule
+from .partial import cond_residuals, residual_branch, scan_partition, split_inner_loops
 
 # The transform the rules apply to their bodies: tf8.ad.linearize's transpose_graph, passed in
 # by the module that builds the transpose table from these rules (so they do not import it).
@@ -48,29 +50,23 @@ def scan_transpose(
     cts = _cts(ct)
     ins, outs = program_tensors(body)
     walk = GraphWalk(outs)
+    part = scan_partition(walk, ins, outs, op, linear)
+    # A loop inside the body that mixes primal values and tangents is split first, so that
+    # the residual scan stacks its residuals and the reverse body does not run it forward.
+    body, hoisted = split_inner_loops(body, part.linear)
+    if body is not op.payload[0]:
+        linear = [False] * len(hoisted) + part.linear  # (hoisted: leading constants)
+        operands, nc = [*hoisted, *operands], nc + len(hoisted)
+        op = Scan(body, nc, nk, length, reverse)
+        ins, outs = program_tensors(body)
+        walk = GraphWalk(outs)
+        part = scan_partition(walk, ins, outs, op, linear)
+    linear, residuals, const_of, x_of = part.linear, part.residuals, part.const_of, part.x_of
     n = len(operands)
-    # A carry entering as a constant (a materialised zero tangent) that the body makes
-    # linear is linear too: iterate to a fixpoint. Its cotangent is dropped (a constant).
-    linear = list(linear)
-    while True:
-        lin = walk.depends_on(ins[i].key for i in range(n) if linear[i])
-        grown = [j for j in range(nk) if outs[j].key in lin and not linear[nc + j]]
-        if not grown:
-            break
-        for j in grown:
-            linear[nc + j] = True
     nonlinear = [i for i in range(n) if not linear[i]]
-    primal = walk.depends_on(ins[i].key for i in nonlinear) - lin
-    residuals: dict[ValueKey, None] = {}
-    for op_key in walk.operations:
-        if op_key.outputs[0] in lin:
-            residuals.update((k, None) for k in op_key.inputs if k in primal)
-    for j, o in enumerate(outs):  # a primal value returned as a linear carry output
-        if j < nk and linear[nc + j] and o.key in primal:
-            residuals[o.key] = None
-    const_of = {ins[i].key: i for i in range(nc) if not linear[i]}
     const_res = [k for k in residuals if k in const_of]
-    stacked = [k for k in residuals if k not in const_of]
+    x_res = [k for k in residuals if k in x_of]
+    stacked = part.stacked
 
     # The residual scan: the non-linear part of the body, stacking what the linear part reads.
     stacked_values: list[TracedTensor] = []
@@ -85,6 +81,8 @@ def scan_transpose(
         res_op = Scan(res_program, n_nl_consts, len(nl_carry), length, reverse)
         stacked_values = apply(res_op, [operands[i] for i in nonlinear])[len(nl_carry) :]
 
+    read_xs = [*stacked, *x_res]  # what each reverse step reads of the forward step
+    stacked_values += [operands[x_of[k]] for k in x_res]
     lin_consts = [i for i in range(nc) if linear[i]]
     lin_carry = [j for j in range(nk) if linear[nc + j]]
     lin_xs = [i for i in range(nc + nk, n) if linear[i]]
@@ -101,11 +99,11 @@ def scan_transpose(
             args[len(lin_consts) : len(lin_consts) + len(lin_carry)],
         )
         del args[: len(lin_consts) + len(lin_carry)]
-        mapping.update(zip(stacked, args[: len(stacked)]))
-        ct_ys = args[len(stacked) :]
+        mapping.update(zip(read_xs, args[: len(read_xs)]))
+        ct_ys = args[len(read_xs) :]
         leaves = [fresh_leaf(ins[i], "tangent", bind=False) for i in lin_inputs]
         mapping.update((ins[i].key, leaf) for i, leaf in zip(lin_inputs, leaves))
-        lin_outs = inline(body, mapping, targets)
+        lin_outs = inline(body, mapping, targets, recompute=False)
         got = transpose_graph(lin_outs, leaves, [*ct_carry, *ct_ys])
         got_consts = got[: len(lin_consts)]
         got_carry = got[len(lin_consts) : len(lin_consts) + len(lin_carry)]
@@ -117,7 +115,7 @@ def scan_transpose(
         ]
 
     avals = [walk[k].aval for k in const_res] + [ins[i].aval for i in lin_consts]
-    avals += [ins[nc + j].aval for j in lin_carry] + [walk[k].aval for k in stacked]
+    avals += [ins[nc + j].aval for j in lin_carry] + [walk[k].aval for k in read_xs]
     avals += [outs[nk + j].aval for j in y_cts]
     program, captures = trace_flat(transposed, avals)
     carry_init = [zeros(ins[i].aval) for i in lin_consts]
@@ -142,7 +140,7 @@ def scan_transpose(
     out: list[Tangent] = [None] * n
     for i, r in zip(lin_inputs, results):
         out[i] = r
-    return out
+    return out[len(hoisted) :]
 
 
 def _transposed_body(
@@ -152,20 +150,27 @@ def _transposed_body(
     lin: list[int],
     nl: list[int],
     present: list[int],
+    residuals: dict[ValueKey, None] | None = None,
+    slots: Sequence[ValueKey] = (),
 ):
     """The transpose of a sub-program's linear part, as a function to trace: its arguments
-    are the residual (non-linear) operands, then the present output cotangents; it returns
-    one cotangent per linear operand. The primal part is recomputed inside it."""
+    are the residual (non-linear) operands, the saved values (one per slot; this body reads
+    those of its `residuals`), then the present output cotangents; it returns one cotangent
+    per linear operand. The rest of the primal part is recomputed inside it."""
 
     def fun(args: list) -> list:
         full: list = [None] * len(operands)
         for i, a in zip(nl, args):
             full[i] = a
+        saved = args[len(nl) : len(nl) + len(slots)]
         leaves = [fresh_leaf(operands[i], "tangent", bind=False) for i in lin]
         for i, leaf in zip(lin, leaves):
             full[i] = leaf
-        outs = call(body, full)
-        got = transpose_graph([outs[j] for j in present], leaves, list(args[len(nl) :]))
+        mapping = dict(zip(body.inputs, full))
+        mapping.update((k, v) for k, v in zip(slots, saved) if residuals and k in residuals)
+        targets = [body.outputs[j] for j in present]
+        outs = inline(body, mapping, targets, recompute=False)
+        got = transpose_graph(outs, leaves, list(args[len(nl) + len(slots) :]))
         return [materialize(g, operands[i].aval) for g, i in zip(got, lin)]
 
     return fun
@@ -186,11 +191,26 @@ def cond_transpose(
     ops = list(operands[1:])
     cts = _cts(ct)
     lin, nl, present = _split(linear[1:], cts)
-    avals = [ops[i].aval for i in nl] + [cts[j].aval for j in present]  # type: ignore[union-attr]
-    bodies = [_transposed_body(transpose_graph, b, ops, lin, nl, present) for b in op.branches]
+    branches = op.branches
+    # The residual cond: the branch taken computes the primal values its linear part reads
+    # (the slots of the other branches' are zeros), as JAX's partial evaluation does.
+    found = [cond_residuals(b, lin) for b in branches]
+    slots = list(dict.fromkeys(k for keys in found for k in keys))
+    saved: list[TracedTensor] = []
+    if slots:
+        funs = [residual_branch(b, nl, keys, slots) for b, keys in zip(branches, found)]
+        programs, captures = trace_many(funs, [ops[i].aval for i in nl])
+        saved = apply(Cond(programs), [operands[0], *captures, *[ops[i] for i in nl]])
+    avals = [ops[i].aval for i in nl] + [value_aval(k) for k in slots]
+    avals += [cts[j].aval for j in present]  # type: ignore[union-attr]
+    bodies = [
+        _transposed_body(transpose_graph, b, ops, lin, nl, present, dict.fromkeys(keys), slots)
+        for b, keys in zip(branches, found)
+    ]
     programs, captures = trace_many(bodies, avals)
     results = apply(
-        Cond(programs), [operands[0], *captures, *[ops[i] for i in nl], *[cts[j] for j in present]]
+        Cond(programs),
+        [operands[0], *captures, *[ops[i] for i in nl], *saved, *[cts[j] for j in present]],
     )
     out: list[Tangent] = [None] * len(operands)
     for i, r in zip(lin, results):

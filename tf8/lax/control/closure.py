@@ -181,18 +181,22 @@ def inline(
     program: ClosedProgram,
     replace: dict[ValueKey, TracedTensor],
     outputs: Sequence[ValueKey] | None = None,
+    recompute: bool = True,
 ) -> list[TracedTensor | None]:
     """The program's `outputs` (default: all) computed on replacement values: `replace` maps
     its input keys (or any inner value key) to traced values. Ops whose inputs are not all
     available are skipped (their outputs come back None), so replacing some inner values
-    rebuilds only what depends on them."""
+    rebuilds only what depends on them. An op with some outputs replaced runs again for the
+    others unless `recompute` is False (a linear part reading residuals: its other outputs
+    are never read, and running it would run a loop again)."""
     outputs = list(program.outputs if outputs is None else outputs)
     env = dict(replace)
     drop = effects.dropping()
 
     def step(op_key: OperationKey, values: list) -> Sequence[TracedTensor | None]:
-        if op_key.outputs[0] in env:  # an inner value replaced: kept
-            return [env.get(k) for k in op_key.outputs]
+        outs = op_key.outputs
+        if outs[0] in env or (not recompute and any([k in env for k in outs])):
+            return [env.get(k) for k in outs]  # an inner value replaced: kept
         if any([v is None for v in values]):
             return [None] * len(op_key.outputs)
         op = op_key.op
@@ -229,7 +233,7 @@ def _stripped(program: ClosedProgram) -> ClosedProgram:
     found = _STRIPPED.get(program)
     if found is None:
         found = program
-        if _has_effects(program):
+        if has_effects(program):
             rebuilt, captures = trace_flat(
                 lambda args: inline(program, dict(zip(program.inputs, args))), program.in_avals
             )
@@ -242,14 +246,15 @@ def _stripped(program: ClosedProgram) -> ClosedProgram:
 _EFFECTFUL: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _has_effects(program: ClosedProgram) -> bool:
+def has_effects(program: ClosedProgram) -> bool:
+    """Whether `program`, or a program nested in one of its ops, holds an effect."""
     found = _EFFECTFUL.get(program)
     if found is None:
         found = False
         for op_key in GraphWalk([], keys=list(program.outputs)).operations:
             op = op_key.op
             if type(op) is effects.Tie or (
-                isinstance(op, ControlOp) and any(_has_effects(p) for p in _programs(op))
+                isinstance(op, ControlOp) and any(has_effects(p) for p in _programs(op))
             ):
                 found = True
                 break
@@ -260,7 +265,7 @@ def _has_effects(program: ClosedProgram) -> bool:
 def apply_control(op: ControlOp, operands: Sequence[TracedTensor]) -> list[TracedTensor]:
     """Apply a control op a transform rebuilt (a batched loop): as an effect where its bodies
     have effects (in a body: recorded, never computed while tracing; tf8.lax.effects)."""
-    if any(_has_effects(p) for p in _programs(op)):
+    if any(has_effects(p) for p in _programs(op)):
         return effects.apply_effect(op, operands)
     return apply(op, operands)
 
