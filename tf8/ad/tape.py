@@ -288,6 +288,8 @@ def run_on_tape(
                 leaf = apply(_same(original), [original])[0]
             else:
                 leaf = concrete(original._value, original.aval)
+            # a Python scalar argument stays weakly typed, as in JAX (and so do its cotangents)
+            leaf._weak = original._weak or type(value) in _PY_SCALARS
             where = f"argument {i} of {what}({name})"
             if part:
                 where += f" (leaf {j} of its pytree)"
@@ -312,6 +314,9 @@ def _same(t: TracedTensor) -> Any:
     return make_primitive("reshape", 1, {"shape": t.aval.shape})
 
 
+_PY_SCALARS = (int, float, complex)
+
+
 def results(values: Sequence[Any], like: Sequence[TracedTensor]) -> list[Any]:
     """What a tape transform returns for `values` (TracedTensors, numpy arrays, or None for
     zeros shaped like `like`): at top level, computed Arrays; inside enclosing tapes, the
@@ -325,9 +330,11 @@ def results(values: Sequence[Any], like: Sequence[TracedTensor]) -> list[Any]:
         elif isinstance(v, TracedTensor):
             if v._value is None:
                 raise NeedGraph("a result without a value")
-            if v._key is None:  # already a computed value with no graph behind it
+            if v._key is None and v._weak == t._weak:  # a computed value, no graph behind it
                 arrays.append(v)
                 continue
             v = v._value
-        arrays.append(wrap(np.asarray(v)))
+        out = wrap(np.asarray(v))
+        out._weak = t._weak  # JAX: a cotangent (tangent) has its input's (output's) weak type
+        arrays.append(out)
     return arrays
