@@ -17,6 +17,7 @@ from typing import Any
 
 from tf8.errors import ConcretizationError
 from tf8.jit_arguments import make_placeholder
+from tf8.lax.control.checks import defined_at
 from tf8.traced import TracedTensor
 from tf8.tree import PyTreeDef, tree_flatten_with_path
 from tf8.tree_util import keystr
@@ -155,12 +156,6 @@ def _depends_on(key: Any, inputs: Sequence[Any]) -> list[str]:
         else:
             stack.extend(k.operation.inputs)
     return sorted(found, key=list(titles.values()).index)
-
-
-def defined_at(fun: Callable[..., Any]) -> str:
-    """` at file:line` where `fun` (unwrapped) is defined, or "" (a builtin, a partial)."""
-    code = getattr(inspect.unwrap(fun), "__code__", None)
-    return f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
 
 
 def explained(exc: Exception, fun: Callable[..., Any], inputs: Sequence[Any]) -> Exception:

@@ -21,6 +21,7 @@ from tf8.lax.core import apply1
 from tf8.lax.ops import (
     _array,
     _operands,
+    _unary,
     abs,
     add,
     bitwise_and,
@@ -34,16 +35,6 @@ from tf8.lax.ops import (
 )
 from tf8.ops import dtypes as dt
 from tf8.traced import TracedTensor
-
-
-def _unary(name: str, doc: str) -> Any:
-    def fn(x: Any) -> TracedTensor:
-        return apply1(name, [_array(x)])
-
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = doc
-    return fn
-
 
 asinh = _unary(
     "asinh",

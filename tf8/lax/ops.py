@@ -83,12 +83,12 @@ def _operands(*xs: Any) -> list[TracedTensor]:
     return operands
 
 
-def _unary(name: str):
+def _unary(name: str, doc: str | None = None):
     def fn(x: Any) -> TracedTensor:
         return apply1(name, [_array(x)])
 
     fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"lax.{name}: the `{name}` primitive, elementwise."
+    fn.__doc__ = doc or f"lax.{name}: the `{name}` primitive, elementwise."
     return fn
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -78,12 +79,16 @@ def check_callable(what: str, *funs: tuple[str, Any]) -> None:
             )
 
 
+def defined_at(fun: Any) -> str:
+    """` at file:line` where `fun` (unwrapped) is defined, or "" (a builtin, a partial)."""
+    code = getattr(inspect.unwrap(fun), "__code__", None)
+    return f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
+
+
 def describe(fun: Any, role: str) -> str:
     """`role is name at file:line` (JAX's words for a function in a message)."""
-    code = getattr(getattr(fun, "__wrapped__", fun), "__code__", None)
     name = getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or repr(fun)
-    where = f" at {code.co_filename}:{code.co_firstlineno}" if code is not None else ""
-    return f"{role} is {name.rsplit('.', 1)[-1]}{where}"
+    return f"{role} is {name.rsplit('.', 1)[-1]}{defined_at(fun)}"
 
 
 def check_same_types(
