@@ -277,3 +277,25 @@ def test_the_tape_still_runs_a_scan_whose_ys_have_no_cotangent():
     np.testing.assert_allclose(
         np.asarray(tf8.grad(last)(W, XS)), _fd_grad(last, W, XS), rtol=1e-6, atol=1e-8
     )
+
+
+@pytest.mark.parametrize("f", LOOP_FUNCTIONS)
+def test_eager_jvp_of_a_loop_runs_one_loop(monkeypatch, f):
+    count = _Count(monkeypatch, Scan)
+    dw = RNG.standard_normal(W.shape)
+    value, tangent = tf8.jvp(f, (W, XS), (dw, np.zeros_like(XS)))
+    assert [op.payload[4] for op in count.calls] == [False]  # the loop and its JVP, together
+    eps = 1e-6
+    fd = (float(f(W + eps * dw, XS)) - float(f(W - eps * dw, XS))) / (2 * eps)
+    np.testing.assert_allclose(float(tangent), fd, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(float(value), float(f(W, XS)), rtol=1e-13)
+
+
+def test_eager_jvp_of_a_cond_runs_one_cond(monkeypatch):
+    count = _Count(monkeypatch, Cond)
+    dw = RNG.standard_normal(W.shape)
+    value, tangent = tf8.jvp(branchy, (W, XS[0]), (dw, np.zeros_like(XS[0])))
+    assert len(count.calls) == 1
+    jitted = tf8.jit(lambda w, x: tf8.jvp(branchy, (w, x), (dw, np.zeros_like(x))))(W, XS[0])
+    np.testing.assert_allclose(np.asarray(tangent), np.asarray(jitted[1]), rtol=1e-12)
+    np.testing.assert_allclose(np.asarray(value), np.asarray(jitted[0]), rtol=1e-13)

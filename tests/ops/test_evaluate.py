@@ -41,7 +41,9 @@ def test_sizes_known_only_at_run_time_are_learnt_from_the_arrays():
 
 
 def _body(i, c):
-    return c * 0.5 + tnp.sin(c) * 1.25  # 1.25 and its broadcast: constants, folded once
+    # 1.25 and its broadcast: constants, folded once; the loop reads i (a counter nothing
+    # reads would leave the loop: tf8.ad.control.hoist)
+    return c * 0.5 + tnp.sin(c) * 1.25 + i
 
 
 def _program(y):
@@ -53,8 +55,8 @@ def test_a_body_runs_as_one_function_until_a_runtime_hands_it_its_own():
     body = _program(y)
     run = program_function(body.inputs, body.outputs)
     c = X.copy()
-    for _ in range(3):
-        c = c * 0.5 + np.sin(c) * 1.25
+    for i in range(3):
+        c = c * 0.5 + np.sin(c) * 1.25 + i
     np.testing.assert_allclose(np.asarray(lax.fori_loop(0, 3, _body, tf8.tensor(X))), c)
     assert not body._handed  # eager: the generated function
     np.testing.assert_allclose(run([np.int64(0), X])[1], X * 0.5 + np.sin(X) * 1.25)

@@ -24,13 +24,15 @@ from typing import Any
 
 import numpy as np
 
-from tf8.graph import OperationKey, ValueKey, materialize_merge
+from tf8.graph import PRIMARY, OperationKey, ValueKey, materialize_merge
 from tf8.graph.interpret import interpret
 from tf8.lax.builders import convert
+from tf8.lax.control.merge import merge_control
 from tf8.lax.core import TransformFrame, apply, concrete
 from tf8.lax.scopes import linear_scope
 from tf8.ops.avals import value_aval
 from tf8.ops.definition import DERIVED
+from tf8.ops.extension.control import ControlOp
 from tf8.ops.frames import current, frame_var
 from tf8.ops.leaves import LeafKey
 from tf8.ops.lowering import fold_constants, python_function
@@ -93,7 +95,7 @@ def _apply_step(op_key: OperationKey, values: list) -> list[TracedTensor]:
 # is hashed in C (an Aval's or an op's own hash is a Python method), and the entry holds the
 # op and the avals, so no id is reused while the entry lives. Equal avals that are not the
 # same object just derive once more.
-VJP, JVP_KEY = "vjp", "jvp"
+VJP, JVP_KEY, JOINT = "vjp", "jvp", "joint"
 
 
 def pullback(
@@ -119,6 +121,36 @@ def tangent_rule(
     tangent per `active` input, in order) gives each output's tangent (None: zero). None as
     for `pullback`."""
     return _cached(JVP_KEY, _derive_tangent, op, inputs, outputs, active)
+
+
+def joint_tangent_rule(
+    op: Any, inputs: Sequence[TracedTensor], out_avals: Sequence[Aval], active: tuple
+) -> Derived | None:
+    """For a control op: `run(*inputs, *tangents)` gives its outputs, then each output's
+    tangent (None: zero), in one loop: the op and its JVP rule's loop, which computes the
+    same carries, merged (tf8.lax.control.merge). None where they do not merge into one."""
+    avals = [t.aval for t in inputs]
+    return cached_rule(JOINT, _derive_joint, op, avals, list(out_avals), active, by_value=True)
+
+
+def _derive_joint(op: Any, in_avals: list[Aval], out_avals: list[Aval], active: tuple):
+    with _fresh_context():
+        xs, _ = _operands(in_avals, out_avals)
+        op_key, primal = OperationKey.get_with_outputs(op, tuple([x.key for x in xs]), PRIMARY)
+        if op_key.meta is None:
+            op_key.meta = (tuple(out_avals), ())
+        outs = [TracedTensor(k, a, {}, unbound=True) for k, a in zip(primal, out_avals)]
+        ts, tangents = _tangents(op, xs, outs, active)
+    found = [t.key for t in tangents if t is not None]
+    merged = iter(merge_control([*primal, *found]))
+    outputs = [next(merged) for _ in primal] + [
+        None if t is None else next(merged) for t in tangents
+    ]
+    flat = materialize_merge(None, [k for k in outputs if k is not None])
+    if sum(isinstance(o.op, ControlOp) for o in flat.operations) > 1:
+        return False
+    inputs = [t.key for t in (*xs, *[t for t in ts if t is not None])]
+    return Derived(inputs, outputs, constants_of(tangents))
 
 
 def _cached(kind: str, how: Callable, op: Any, inputs: Sequence, outputs: Sequence, mask: Any):

@@ -22,13 +22,14 @@ import numpy as np
 
 from tf8.lax.builders import convert
 from tf8.lax.core import TapeFrame, TransformFrame
+from tf8.lax.core import leaf as computed
 from tf8.ops.definition import DERIVED, definition
 from tf8.ops.fpstate import QUIET_RUN as _quiet_run
 from tf8.ops.fpstate import quietly
 from tf8.ops.frames import current, frame_var
 from tf8.traced import TracedTensor
 
-from .derive import JVP_KEY, tangent_rule
+from .derive import JVP_KEY, joint_tangent_rule, tangent_rule
 from .linearize import JVP
 
 __all__ = ["ForwardTape"]
@@ -129,6 +130,29 @@ class ForwardTape:
         for out, t in zip(outputs, converted):
             if t is not None and out.aval.dtype.kind in "fc":
                 self.follow(out, node[1], t)
+
+    def run_saving(
+        self, op: Any, inputs: Sequence[TracedTensor], values: list, out_avals: tuple
+    ) -> list[TracedTensor] | None:
+        """Run the control op `op` and its tangents in one loop (`joint_tangent_rule`), not
+        the op's loop and then its JVP's; None where that does not apply (the op then runs
+        and is written down as any op)."""
+        nodes = self.nodes
+        found = [nodes.get(id(t)) for t in inputs]
+        active = tuple([n is not None and n[2] is not None for n in found])
+        if True not in active:
+            return None
+        derived = joint_tangent_rule(op, inputs, out_avals, active)
+        if derived is None:
+            return None
+        tangents = [n[2]._value for n, a in zip(found, active) if a]
+        arrays = quietly(derived.run, *values, *tangents)
+        outputs = [computed(a, v) for a, v in zip(out_avals, arrays)]
+        where = found[active.index(True)][1]  # type: ignore[index]
+        for out, total in zip(outputs, arrays[len(outputs) :]):
+            if total is not None and out.aval.dtype.kind in "fc":
+                self.follow(out, where, _tangent(out, total))
+        return outputs
 
     def tangent(self, t: TracedTensor) -> TracedTensor | None:
         """The tangent this run carries for `t` (None: zero)."""

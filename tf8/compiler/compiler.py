@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from tf8.ad.control.hoist import hoist_loops
 from tf8.errors import CompileError, DuplicateBinding, UnboundPlaceholder, UnusedInput
 from tf8.graph import (
     PRIMARY,
@@ -24,7 +25,7 @@ from tf8.graph import (
 from tf8.lax.control.merge import merge_control
 from tf8.lax.core import merge_bindings
 from tf8.ops.definition import infer
-from tf8.ops.leaves import Conflict, LeafKey
+from tf8.ops.leaves import Conflict, LeafKey, merge_binding_dicts
 from tf8.ops.names import scopes_of
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import ShapeGuard
@@ -189,6 +190,15 @@ class GraphCompiler:
         merged = merge_control(keys, flat.operations)
         if merged is not keys:
             flat = materialize_merge(None, merged)
+        # what a loop computes for no later iteration runs outside it, over all iterations
+        # (kept only if every input is still read: a loop whose unread result was its only
+        # reader of an input no longer reads it, and a caller's input list must stay valid)
+        hoisted, made = hoist_loops(merged, flat.operations)
+        if hoisted is not merged:
+            moved = materialize_merge(None, hoisted)
+            if specs is None or drop_unused or set(moved.inputs) >= set(flat.inputs):
+                flat = moved
+                bindings = merge_binding_dicts([bindings, made])
         # Without multi-output ops nothing is pruned: the program is numbered in one pass.
         single = all([op_key._output_count == 1 for op_key in flat.operations])
         ssa = None if single else prune_outputs(compile_program(flat))
