@@ -125,5 +125,5 @@ def test_the_demo_names_w_x_and_b_in_both_programs(capsys):
     for name in ("W", "x", "b"):
         assert f"# input {name} (bound)" in forward
         assert f"# input {name}\n" in gradient
-    assert "return %9 (f)" in forward
+    assert re.search(r"return %\d+ \(f\)", forward)
     assert "(grad[W])" in gradient and "constant: gradient seed = 1.0" in gradient

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from tf8.errors import ShapeError
-from tf8.lax.core import apply1, eager_now
+from tf8.lax.core import apply1
 from tf8.lax.eager_reduce import fast_matmul
 from tf8.ops import dtypes as dt
 from tf8.ops.shapes import dims_equal, shape_str
@@ -45,10 +45,8 @@ def matmul(x1: ArrayLike, x2: ArrayLike) -> TracedTensor:
         raise ShapeError(
             f"matmul: input operand does not have enough dimensions (0-d): {a.aval} @ {b.aval}"
         )
-    # No batch axes: one dot_general gives numpy's result. With a vector operand only op by
-    # op: in recorded programs the matrix form (expand, dot, squeeze) runs 4x faster through
-    # scan's transposed body (measured on the RNN benchmark; the cause is not yet found).
-    if a.ndim <= 2 and b.ndim <= 2 and (a.ndim == b.ndim == 2 or eager_now()):
+    # No batch axes: one dot_general gives numpy's result (a vector operand stays a vector).
+    if a.ndim <= 2 and b.ndim <= 2:
         _check_contracted("matmul", a, b, a.ndim - 1, 0 if b.ndim == 1 else b.ndim - 2)
         return apply1("dot_general", [a, b], contracting=((a.ndim - 1,), (0,)), batch=((), ()))
     vec_a, vec_b = a.ndim == 1, b.ndim == 1

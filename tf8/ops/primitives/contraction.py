@@ -169,9 +169,10 @@ def plain_matmul(op: Any, ndims: Sequence[int]) -> tuple[bool, bool] | None:
 
 
 def _matmul(op: Any, ndims: list[int], args: list[str]) -> str | None:
-    """numpy: two matrices with one contracting axis each, no batch, are one matmul of
-    (possibly transposed) views: the kernel's own computation, without its bookkeeping."""
-    found = plain_matmul(op, ndims) if ndims == [2, 2] else None
+    """numpy: two matrices (or a matrix and a vector) with one contracting axis each, no
+    batch, are one matmul of (possibly transposed) views: the kernel's own computation,
+    without its bookkeeping. (Two vectors are not: numpy's matmul gives a scalar.)"""
+    found = plain_matmul(op, ndims) if ndims != [1, 1] else None
     if found is None:
         return None
     lhs = f"{args[0]}.T" if found[0] else args[0]
