@@ -30,7 +30,7 @@ from tf8.ops.evaluate import specialize
 from tf8.ops.primitive import Aval
 from tf8.ops.shapes import DimExpr, dim_symbols, evaluate_dim, shape_str
 
-from .bodies import hand_bodies
+from .bodies import describe_loops, hand_bodies
 from .dot import prepared_dot
 from .dynamic import interpret
 from .engines import Engine, get_engine
@@ -164,6 +164,7 @@ class Prepared(Drawable):
         ]
         guests = [f"  {code.description}" for code in prepared.guest_regions]
         engines = " > ".join(e.name for e in (*prepared.guests, prepared.engine))
+        loops = describe_loops(self.program)
         return (
             "Prepared program:\n"
             + tier
@@ -174,6 +175,7 @@ class Prepared(Drawable):
             + stats_table(self.prepared.stats)
             + ("\n\nelementwise regions (blocked):\n" + "\n".join(regions) if regions else "")
             + ("\n\ncompiled regions:\n" + "\n".join(guests) if guests else "")
+            + ("\n\nloops:\n" + "\n".join(loops) if loops else "")
         )
 
     def to_dot(self) -> str:

@@ -10,7 +10,10 @@ fingerprint and the prepare cache see through it.
 programs; their size in the outer graph does not depend on the trip count. Their kernels run a
 sub-program as one function generated from its ops' homes (tf8.ops.evaluate.program_function,
 built once per program): nothing is installed, and this layer never needs the compiler or
-runtime.
+runtime. A runtime preparing a program that holds one hands each body a `Handed` object
+(`ClosedProgram.use`): a faster runner, and for `Scan` and `While` their whole loop as one
+generated function (tf8/runtime/bodies.py), which their kernels then call instead of
+running the body per iteration.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,6 +34,16 @@ from tf8.ops.shapes import shape_str
 from .base import ExtensionOp
 
 Runner = Callable[[Sequence[np.ndarray]], list[np.ndarray]]
+
+
+class Handed(Protocol):
+    """What a runtime hands a body (`ClosedProgram.use`): `run` for one call, and
+    `loop(op, steps)`, the whole loop of a `Scan` or `While` holding the body as one function
+    (None: run the body per iteration)."""
+
+    run: Runner
+
+    def loop(self, op: ControlOp, steps: int | None) -> Callable[..., list[np.ndarray]] | None: ...
 
 
 class ClosedProgram:
@@ -72,7 +85,7 @@ class ClosedProgram:
             h.update(b"|" if key is None else key.fingerprint.to_bytes(16, "little"))
         self.fingerprint = int.from_bytes(h.digest(), "little")
         self._run = None
-        self._handed = False
+        self._handed = None
         cls._table[structure] = self
         return self
 
@@ -93,12 +106,26 @@ class ClosedProgram:
             run = self._run = program_function(self.inputs, self.outputs)
         return run(arrays)
 
-    def use(self, make_runner: Callable[[ClosedProgram], Runner]) -> None:
-        """Run with `make_runner(self)` from now on: a runtime preparing a program that holds
-        this one hands it its own compiled runner (the first runtime to do so keeps it)."""
-        if not self._handed:
-            self._run = make_runner(self)
-            self._handed = True
+    def use(self, hand: Callable[[ClosedProgram], Handed]) -> None:
+        """Run with `hand(self)` from now on: a runtime preparing a program that holds this
+        one hands it its own compiled runner and loops (the first runtime to do so keeps it)."""
+        if self._handed is None:
+            handed = hand(self)
+            self._run = handed.run
+            self._handed = handed
+
+    @property
+    def handed(self) -> Handed | None:
+        """What a runtime handed this program (`use`), if one did."""
+        return self._handed
+
+    def loop(
+        self, op: ControlOp, steps: int | None = None
+    ) -> Callable[..., list[np.ndarray]] | None:
+        """The loop of `op` (a Scan or While whose body this is; `steps` long if known) as
+        one function a runtime generated, or None: run the body per iteration."""
+        handed = self._handed
+        return None if handed is None else handed.loop(op, steps)
 
     def pretty(self, indent: str = "    ") -> str:
         """The program as nested text: inputs, one line per op (sub-programs nested), outputs."""
@@ -259,6 +286,9 @@ class Scan(ControlOp):
     @staticmethod
     def kernel(op: Scan, *arrays: np.ndarray) -> Any:
         body, n_consts, n_carry, length, reverse = op.payload
+        loop = body.loop(op, length)
+        if loop is not None:
+            return _result(loop(arrays, length))
         consts = list(arrays[:n_consts])
         carry = list(arrays[n_consts : n_consts + n_carry])
         xs = arrays[n_consts + n_carry :]
@@ -304,6 +334,9 @@ class While(ControlOp):
     @staticmethod
     def kernel(op: While, *arrays: np.ndarray) -> Any:
         cond, body, n_cond, n_body = op.payload
+        loop = body.loop(op)
+        if loop is not None:
+            return _result(loop(arrays))
         cond_consts = list(arrays[:n_cond])
         body_consts = list(arrays[n_cond : n_cond + n_body])
         carry = list(arrays[n_cond + n_body :])

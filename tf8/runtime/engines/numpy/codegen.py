@@ -189,6 +189,24 @@ class CodeGen:
     # --- emission ------------------------------------------------------------------------------
     def generate(self) -> Callable[..., list]:
         program = self.program
+        self.emit_instructions()
+        head = ["def run(inputs, ops):"]
+        if program.n_inputs:
+            head.append("    " + "".join(f"s{i}, " for i in range(program.n_inputs)) + "= inputs")
+        head += ["    _token = _silence()", "    try:"]
+        self.emit(f"return {self._return()}")
+        self.lines += ["    finally:", "        _restore(_token)"]
+        source = "\n".join(head + self.lines)
+        exec(compile(source, "<tf8 generated run>", "exec"), self.namespace)
+        run = self.namespace["run"]
+        run.source = "\n\n".join([source, *self.region_sources])
+        run.regions = self.regions
+        run.guest_regions = self.guest_regions
+        return run
+
+    def emit_instructions(self) -> None:
+        """Emit the lines of every instruction (loops.py places them inside a loop)."""
+        program = self.program
         for inst in program.instructions:
             if not isinstance(inst.op, Transfer) and not inst.input_views:
                 literal = definition(inst.op).literal
@@ -196,10 +214,6 @@ class CodeGen:
                     self._constant(inst, literal(inst.op))
         plan = regions.plan(self) if self.use_regions else []
         self.regions = plan
-        head = ["def run(inputs, ops):"]
-        if program.n_inputs:
-            head.append("    " + "".join(f"s{i}, " for i in range(program.n_inputs)) + "= inputs")
-        head += ["    _token = _silence()", "    try:"]
         starts = {r.start: r for r in plan}
         index = 0
         while index < len(program.instructions):
@@ -217,15 +231,6 @@ class CodeGen:
             kept = self._instruction(index)
             self._free(self.dies_at(index), kept)
             index += 1
-        self.emit(f"return {self._return()}")
-        self.lines += ["    finally:", "        _restore(_token)"]
-        source = "\n".join(head + self.lines)
-        exec(compile(source, "<tf8 generated run>", "exec"), self.namespace)
-        run = self.namespace["run"]
-        run.source = "\n\n".join([source, *self.region_sources])
-        run.regions = plan
-        run.guest_regions = self.guest_regions
-        return run
 
     def _guest_run(self, start: int) -> int:
         """Emit the call of a guest engine's compiled code for its run of instructions from
