@@ -37,6 +37,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_firstcall",
     "benchmarks.workloads_vmap",
     "benchmarks.workloads_control",
+    "benchmarks.workloads_loops",
     "benchmarks.workloads_engines",
     "benchmarks.workloads_random",
     "benchmarks.workloads_conv",

@@ -299,3 +299,30 @@ def test_eager_jvp_of_a_cond_runs_one_cond(monkeypatch):
     jitted = tf8.jit(lambda w, x: tf8.jvp(branchy, (w, x), (dw, np.zeros_like(x))))(W, XS[0])
     np.testing.assert_allclose(np.asarray(tangent), np.asarray(jitted[1]), rtol=1e-12)
     np.testing.assert_allclose(np.asarray(value), np.asarray(jitted[0]), rtol=1e-13)
+
+
+def test_a_custom_vjp_whose_fwd_calls_the_function_runs_its_loop_once_forward():
+    """The primal and fwd each trace the loop; their captured counter starts (0) are one leaf
+    (small constants are leaves by content), so the two loops are equal and merge."""
+
+    @tf8.custom_vjp
+    def solve(w):
+        return lax.fori_loop(0, 6, lambda i, h: tnp.tanh(w @ h + 0.1), tnp.ones(3))
+
+    def solve_fwd(w):
+        h = solve(w)
+        return h, (w, h)
+
+    def solve_bwd(res, g):
+        w, h = res
+        return (tnp.outer(g * (1 - h**2), h),)  # (a stand-in cotangent: the last step's)
+
+    solve.defvjp(solve_fwd, solve_bwd)
+    program = tf8.make_program(tf8.value_and_grad(lambda w: tnp.sum(solve(w))))(W)
+    assert _loops(program) == [("scan", False)]
+    value, grad = tf8.jit(tf8.value_and_grad(lambda w: tnp.sum(solve(w))))(W)
+    h = np.ones(3)
+    for _ in range(6):
+        h = np.tanh(W @ h + 0.1)
+    np.testing.assert_allclose(float(value), h.sum(), rtol=1e-13)
+    np.testing.assert_allclose(np.asarray(grad), np.outer(1 - h**2, h), rtol=1e-12)

@@ -63,3 +63,15 @@ def test_a_body_runs_as_one_function_until_a_runtime_hands_it_its_own():
     np.testing.assert_allclose(tf8.jit(lambda x: lax.fori_loop(0, 3, _body, x))(X), c)
     assert body._handed  # the runtime that prepared jit's program handed it its runner
     np.testing.assert_allclose(np.asarray(lax.fori_loop(0, 3, _body, tf8.tensor(X))), c)
+
+
+def test_a_dot_general_of_a_scalar_and_an_array_is_their_product():
+    s, v = np.float64(-1.5), np.arange(4.0)
+    scale = lambda s, v: lax.dot_general(s, v, (((), ()), ((), ())))  # noqa: E731
+    for fn in (scale, tf8.jit(scale)):
+        np.testing.assert_array_equal(np.asarray(fn(s, v)), s * v)
+    np.testing.assert_array_equal(
+        np.asarray(tf8.jit(lambda v, s: lax.dot_general(v, s, (((), ()), ((), ()))))(v, s)), v * s
+    )
+    g = tf8.jit(tf8.grad(lambda q: 0.5 * tnp.dot(q, np.diag([1.0, 2, 3, 4]) @ q)))(v)
+    np.testing.assert_allclose(np.asarray(g), np.array([1.0, 2, 3, 4]) * v, rtol=1e-15)

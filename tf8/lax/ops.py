@@ -20,20 +20,21 @@ from tf8.lax.builders import select as select_
 from tf8.lax.core import apply1
 from tf8.ops import dtypes as dt
 from tf8.ops.leaves import concrete_array
-from tf8.ops.primitive import ConstantValue
+from tf8.ops.primitive import Aval, ConstantValue
 from tf8.traced import TracedTensor
 
 _SCALARS = (bool, int, float, complex)
 
 
-def _array(x: Any, like: TracedTensor | None = None) -> TracedTensor:
-    """`x` as a TracedTensor; a Python scalar takes `like`'s dtype and shape (weak typing)."""
+def _array(x: Any, like: TracedTensor | None = None, shaped: bool = True) -> TracedTensor:
+    """`x` as a TracedTensor; a Python scalar takes `like`'s dtype and shape (its dtype only,
+    not `shaped`) (weak typing)."""
     if isinstance(x, TracedTensor):
         return x
     python_scalar = isinstance(x, _SCALARS) and not isinstance(x, np.generic)
     if like is not None and python_scalar:
         _check_fits(x, like)
-        lifted = full(like.aval, x)
+        lifted = full(like.aval if shaped else Aval((), like.dtype), x)
         lifted._weak = like._weak  # weak beside a weak operand: the result stays weak
         return lifted
     lifted = apply1("constant", [], value=ConstantValue(concrete_array(x)))
@@ -65,7 +66,7 @@ def _weak_to(x: TracedTensor, like: TracedTensor | None) -> TracedTensor:
     return apply1("convert", [x], dtype=like.dtype)
 
 
-def _operands(*xs: Any) -> list[TracedTensor]:
+def _operands(*xs: Any, broadcast: bool = True) -> list[TracedTensor]:
     """The operands of an elementwise lax op: a Python scalar takes the dtype and shape of a
     traced operand, and a rank-0 operand is broadcast to the others' shape, as JAX's lax
     does (so `jit(lambda x, s: lax.min(x, s))(x, 2.0)`, where `s` is traced, works as it
@@ -76,7 +77,9 @@ def _operands(*xs: Any) -> list[TracedTensor]:
     if like is None:
         like = next((x for x in xs if not isinstance(x, _SCALARS)), None)
         like = None if like is None else _array(like)
-    operands = [_weak_to(_array(x, like), like) for x in xs]
+    operands = [_weak_to(_array(x, like, broadcast), like) for x in xs]
+    if not broadcast:  # (a product's operands keep their ranks: a Python scalar is 0-d)
+        return operands
     shaped = next((t for t in operands if t.ndim), None)
     if shaped is not None:
         operands = [_broadcast_in_dim(t, shaped.shape, ()) if not t.ndim else t for t in operands]

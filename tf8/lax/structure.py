@@ -48,7 +48,7 @@ def dot_general(
             f"dot_general: dimension_numbers must be ((lhs_contract, rhs_contract), "
             f"(lhs_batch, rhs_batch)), got {dimension_numbers!r}"
         ) from None
-    x, y = _operands(lhs, rhs)
+    x, y = _operands(lhs, rhs, broadcast=False)
     if preferred_element_type is not None:
         dtype = dt.as_dtype(preferred_element_type)
         x, y = convert_element_type(x, dtype), convert_element_type(y, dtype)
@@ -65,7 +65,7 @@ def dot(
     lhs: Any, rhs: Any, precision: Any = None, preferred_element_type: Any = None
 ) -> TracedTensor:
     """lax.dot: vector·vector, matrix·vector or matrix·matrix."""
-    x, y = _operands(lhs, rhs)
+    x, y = _operands(lhs, rhs, broadcast=False)
     if x.ndim not in (1, 2) or y.ndim not in (1, 2):
         raise ParameterError(f"dot: needs 1-d or 2-d operands, got {x.aval} and {y.aval}")
     return dot_general(

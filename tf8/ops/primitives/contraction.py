@@ -55,6 +55,8 @@ def _kernel(op: Any, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     # Axes may be negative (inference accepts them); the free-axis scan below needs them >= 0.
     lc, lb = tuple(a % x.ndim for a in lc), tuple(a % x.ndim for a in lb)
     rc, rb = tuple(a % y.ndim for a in rc), tuple(a % y.ndim for a in rb)
+    if (x.ndim == 0 or y.ndim == 0) and not lc:  # a scalar times an array
+        return np.multiply(x, y)
     if not lb and x.ndim <= 2 and y.ndim <= 2:  # matrix and vector products straight to BLAS
         if len(lc) == 1:
             if lc == (x.ndim - 1,) and rc == (0,):
@@ -172,6 +174,8 @@ def _matmul(op: Any, ndims: list[int], args: list[str]) -> str | None:
     """numpy: two matrices (or a matrix and a vector) with one contracting axis each, no
     batch, are one matmul of (possibly transposed) views: the kernel's own computation,
     without its bookkeeping. (Two vectors are not: numpy's matmul gives a scalar.)"""
+    if 0 in ndims and ndims != [0, 0] and op["contracting"] == ((), ()):
+        return f"({args[0]} * {args[1]})"  # a scalar times an array (a transposed scale)
     found = plain_matmul(op, ndims) if ndims != [1, 1] else None
     if found is None:
         return None
