@@ -42,6 +42,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_random",
     "benchmarks.workloads_conv",
     "benchmarks.workloads_convnet",
+    "benchmarks.workloads_signal",
 )
 
 # Opt-in: run only when named with --only (too big or slow for the default run).

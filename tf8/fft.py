@@ -1,7 +1,7 @@
 """tf8.fft: numpy.fft's transforms on traced values, differentiable; kernels from scipy.fft.
 
 One-axis transforms (fft, ifft, rfft, irfft): `n` pads or truncates the input along `axis`
-(irfft: the output length, default 2·(m − 1)). n-D transforms (fft2, ifft2, fftn, ifftn,
+(irfft and hfft: the output length, default 2·(m − 1)). n-D transforms (fft2, ifft2, fftn, ifftn,
 rfft2, irfft2, rfftn, irfftn) take numpy's `s` (lengths, -1 keeps an axis' size) and `axes`
 (default: the last len(s) axes, or all) and compose one-axis ops as numpy does: rfftn is an
 rfft of the last axis then ffts of the others; irfftn ifft's all but the last axis, then an
@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from tf8.errors import AxisError, ParameterError
-from tf8.lax.builders import broadcast, convert, div, mul
+from tf8.errors import AxisError, DTypeError, ParameterError
+from tf8.lax.builders import broadcast, conj, convert, div, mul
 from tf8.lax.fft import transform
 from tf8.numpy._core import constant
 from tf8.numpy._rearrange import roll
@@ -30,10 +30,12 @@ __all__ = [
     "fftfreq",
     "fftn",
     "fftshift",
+    "hfft",
     "ifft",
     "ifft2",
     "ifftn",
     "ifftshift",
+    "ihfft",
     "irfft",
     "irfft2",
     "irfftn",
@@ -65,6 +67,48 @@ def rfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) 
 def irfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> TracedTensor:
     """Inverse of rfft: real output of length `n` (default 2·(m − 1))."""
     return transform("irfft", tensor(a), n, axis, norm)
+
+
+_SWAPPED = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def hfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> TracedTensor:
+    """Fourier transform of a Hermitian-symmetric signal given by its first half: real output.
+
+    Parameters: `a` (the m non-negative-frequency terms), `n` (output length along `axis`,
+    default 2·(m − 1); `a` is cut or zero-padded to n // 2 + 1), `axis` (default -1),
+    `norm` ("backward" (default: unscaled), "ortho" or "forward"). As numpy's and JAX's:
+    irfft of conj(a) with the opposite normalisation. Output dtype is the real one of `a`'s
+    inexact dtype (float64 for integers).
+
+    >>> import tf8.numpy as tnp
+    >>> tnp.fft.hfft(tnp.array([1.0, 2.0, 3.0]))
+    Array([ 8., -2.,  0., -2.], dtype=float64)
+    """
+    t = tensor(a)
+    if norm not in _SWAPPED:
+        raise ParameterError(f"hfft: norm must be one of {tuple(_SWAPPED)[1:]}, got {norm!r}")
+    return transform("irfft", conj(t), n, axis, _SWAPPED[norm])
+
+
+def ihfft(a: Any, n: int | None = None, axis: int = -1, norm: str | None = None) -> TracedTensor:
+    """Inverse of hfft: the n // 2 + 1 first terms of the inverse transform of real `a`.
+
+    Parameters: `a` (real), `n` (transform length along `axis`, default its size; `a` is cut
+    or zero-padded to it), `axis` (default -1), `norm` ("backward" (default: scaled by 1/n),
+    "ortho" or "forward"). As numpy's and JAX's: conj(rfft(a)) with the opposite
+    normalisation; complex `a` is refused (DTypeError), as rfft refuses it.
+
+    >>> import tf8.numpy as tnp
+    >>> tnp.fft.ihfft(tnp.array([8.0, -2.0, 0.0, -2.0]))
+    Array([1.-0.j, 2.-0.j, 3.-0.j], dtype=complex128)
+    """
+    t = tensor(a)
+    if norm not in _SWAPPED:
+        raise ParameterError(f"ihfft: norm must be one of {tuple(_SWAPPED)[1:]}, got {norm!r}")
+    if dt.is_complex(t.dtype):
+        raise DTypeError(f"ihfft: needs a real operand, got {t.aval}")
+    return conj(transform("rfft", t, n, axis, _SWAPPED[norm]))
 
 
 def _complex_nd(kind: str, a: Any, s: Lengths, axes: Axes, norm: str | None) -> TracedTensor:

@@ -31,6 +31,8 @@ NAMESPACES = {
     "jax.scipy.special": "scipy.special",
     "jax.scipy.linalg": "scipy.linalg",
     "jax.scipy.stats": "scipy.stats",
+    "jax.scipy.signal": "scipy.signal",
+    "jax.scipy.fft": "scipy.fft",
     "jax.experimental.ode": "experimental.ode",
 }
 STATS = [

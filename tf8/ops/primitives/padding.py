@@ -20,17 +20,32 @@ from tf8.ops.shapes import Dim, shape_str
 
 
 def _pad(op: Any, x: np.ndarray, value: np.ndarray) -> np.ndarray:
-    config = op["config"]
-    inner = [d + max(d - 1, 0) * i for d, (_, _, i) in zip(x.shape, config)]
-    grown = [max(lo, 0) + n + max(hi, 0) for n, (lo, hi, _) in zip(inner, config)]
-    out = np.full(grown, value, dtype=x.dtype)
+    plan = _PLANS.get((op, x.shape))
+    if plan is None:
+        plan = _PLANS[(op, x.shape)] = _plan(op["config"], x.shape)
+    grown, interior, crop = plan
+    out = np.empty(grown, dtype=x.dtype)
+    out.fill(value)
+    out[interior] = x
+    return out if crop is None else out[crop]
+
+
+_PLANS: dict[tuple, tuple] = {}  # (op, shape) -> the padded shape and slices (pads in loops)
+
+
+def _plan(config: Any, shape: tuple[int, ...]) -> tuple:
+    inner = [d + max(d - 1, 0) * i for d, (_, _, i) in zip(shape, config)]
+    grown = tuple(max(lo, 0) + n + max(hi, 0) for n, (lo, hi, _) in zip(inner, config))
     interior = tuple(
         slice(max(lo, 0), max(lo, 0) + n, i + 1) for n, (lo, _, i) in zip(inner, config)
     )
-    out[interior] = x
     # Negative padding crops.
     crop = tuple(slice(-min(lo, 0), g + min(hi, 0)) for g, (lo, hi, _) in zip(grown, config))
-    return out[crop]
+    if all(lo >= 0 and hi >= 0 for lo, hi, _ in config):
+        crop = None
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    return (grown, interior, crop)
 
 
 def _pad_shape(op: Any, avals: Sequence[Aval], guards: Guards) -> tuple[Dim, ...]:
