@@ -33,6 +33,7 @@ WORKLOAD_MODULES: tuple[str, ...] = (
     "benchmarks.workloads_basic",
     "benchmarks.workloads_ad",
     "benchmarks.workloads_linalg",
+    "benchmarks.workloads_scipy_linalg",
     "benchmarks.workloads_eager",
     "benchmarks.workloads_firstcall",
     "benchmarks.workloads_vmap",

@@ -93,7 +93,7 @@ def test_cholesky_and_eigh_follow_scipy(lower):
     tf8.check_grads(lambda a: linalg.cholesky(a, lower=lower), [SPD], order=1)
     w, _ = scipy.linalg.eigh(SPD)
     np.testing.assert_allclose(np.asarray(linalg.eigh(SPD, lower=lower)[0]), w)
-    np.testing.assert_allclose(np.asarray(linalg.eigh(SPD, lower, eigvals_only=True)), w)
+    np.testing.assert_allclose(np.asarray(linalg.eigh(SPD, lower=lower, eigvals_only=True)), w)
     tf8.check_grads(lambda a: linalg.eigh(a, lower=lower, eigvals_only=True), [SPD], order=1)
 
 

@@ -12,11 +12,15 @@ from typing import Any
 
 from . import einsum_kernels, fft_kernels, sort, threefry
 from .linalg import kernels as linalg_kernels
+from .linalg import kernels_lu as linalg_lu_kernels
+from .linalg import kernels_scipy as linalg_scipy_kernels
 
 FAMILY_KERNELS: dict[type, Callable[..., Any]] = {
     **einsum_kernels.KERNELS,
     **fft_kernels.KERNELS,
     **linalg_kernels.KERNELS,
+    **linalg_lu_kernels.KERNELS,
+    **linalg_scipy_kernels.KERNELS,
     **sort.KERNELS,
     **threefry.KERNELS,
 }

@@ -3,8 +3,11 @@
 One module per group: `base` (the op base class, shape checks), `solve` (inv, solve,
 triangular_solve, det, slogdet, cholesky), `decompositions` (eigh, svd, qr), `eig` (general
 eigendecomposition), `lstsq` (pinv, lstsq), `expm` (matrix exponential and its Fréchet
-derivative); numpy/scipy kernels in `kernels`, AD rules in `tf8.ad.families.linalg*`. The
-public functions are in `tf8.linalg` and `tf8.scipy.linalg`.
+derivative), `lu` (LU, the LU and Cholesky solves), `triangular` and `factor_tangents` (the
+products their derivatives are written in), `schur` (schur, hessenberg, sqrtm, funm's
+recurrence, solve_sylvester, pivoted QR, qr_multiply, eigh_tridiagonal); numpy/scipy kernels
+in `kernels`, `kernels_lu` (on `blas`) and `kernels_scipy`, AD rules in
+`tf8.ad.families.linalg*`. The public functions are in `tf8.linalg` and `tf8.scipy.linalg`.
 """
 
 from .base import LinalgOp, Pruned
