@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -30,6 +29,7 @@ from tf8.errors import (
 )
 from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
+from tf8.ops import leaves
 from tf8.ops.devices import OnCpu
 from tf8.ops.evaluate import evaluate
 from tf8.ops.frames import frame_var
@@ -42,26 +42,6 @@ _setflags = np.ndarray.setflags  # cheaper than `value.flags.writeable = False`
 _frame = frame_var.get  # the transform state (tf8.ops.frames): None outside transforms
 _uids = itertools.count(1)
 _key_lock = threading.Lock()
-
-# Small constants are leaves by content: two traces that each capture a loop counter's start
-# (0) read one leaf, so their graphs are equal and CSE merges them (a custom_vjp's primal
-# and fwd trace the same loop). Equal bindings never conflict (tf8.ops.leaves).
-# (held weakly: a leaf lives as long as a graph or a value reads it)
-_SMALL_ELEMENTS = 16
-_SMALL: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
-
-
-def _small_constant(value: Any, aval: Aval) -> ValueKey | None:
-    """The leaf of a small constant with this content (made once), or None for others."""
-    if type(value) is not np.ndarray or value.size > _SMALL_ELEMENTS or value.dtype == object:
-        return None
-    content = (value.dtype.str, value.shape, value.tobytes())
-    key = _SMALL.get(content)
-    if key is None or key.input_key.aval != aval:
-        key = _SMALL[content] = ValueKey.input(LeafKey(next(_uids), None, aval, "cut"))
-    return key
-
-
 OpMeta = tuple  # (output avals, shape guards): what `apply` records on an OperationKey
 
 
@@ -184,9 +164,7 @@ class TracedTensor(OnCpu):
             with _key_lock:  # two threads reading one value's key get one leaf
                 key = self._key
                 if key is None:
-                    key = _small_constant(self._value, self.aval)
-                    if key is None:
-                        key = ValueKey.input(LeafKey(next(_uids), None, self.aval, "cut"))
+                    key = leaves.cut_key(self._value, self.aval, _uids)
                     self._bindings_ = {key: self._value}
                     self._key = key
         return key

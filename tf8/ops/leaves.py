@@ -7,13 +7,15 @@ differ; a key bound to two different arrays is marked `Conflict` (DuplicateBindi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import weakref
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from tf8.errors import ConversionError, ShapeError
+from tf8.graph import ValueKey
 from tf8.ops import dtypes as dt
 from tf8.ops.avals import Aval
 
@@ -26,6 +28,7 @@ __all__ = [
     "concrete_array",
     "foreign_array",
     "merge_binding_dicts",
+    "cut_key",
 ]
 
 
@@ -179,3 +182,23 @@ def concrete_array(array: Any) -> np.ndarray:
     if dtype != value.dtype:
         value = value.astype(dtype)
     return value
+
+
+# Small constants are leaves by content: two traces that each capture a loop counter's start
+# (0) read one leaf, so their graphs are equal and CSE merges them (a custom_vjp's primal
+# and fwd trace the same loop). Equal bindings never conflict (`merge_binding_dicts`).
+# (held weakly: a leaf lives as long as a graph or a value reads it)
+_SMALL_ELEMENTS = 16
+_SMALL: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def cut_key(value: Any, aval: Aval, uids: Iterator[int]) -> ValueKey:
+    """The key of a computed `value` a graph reads as a constant (a "captured" leaf, numbered
+    from `uids`): one per content for a small value, a new one for any other."""
+    if type(value) is not np.ndarray or value.size > _SMALL_ELEMENTS or value.dtype == object:
+        return ValueKey.input(LeafKey(next(uids), None, aval, "cut"))
+    content = (value.dtype.str, value.shape, value.tobytes())
+    key = _SMALL.get(content)
+    if key is None or key.input_key.aval != aval:
+        key = _SMALL[content] = ValueKey.input(LeafKey(next(uids), None, aval, "cut"))
+    return key
